@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tlbgen/mm.h - an address space: mm->context (ctx_id, tlb_gen,
+ * next_trim_cpumask), mm_cpumask, and a simulated page table whose PTEs
+ * carry versions for the stale-TLB oracle.
+ *
+ * User addresses of an mm run from 0 to nr_pages << TLBGEN_PAGE_SHIFT.
+ */
+#ifndef TLBGEN_MM_H
+#define TLBGEN_MM_H
+
+#include <tlbgen/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * tlbgen_mm__create - init_new_context(): a new mm with a fresh ctx_id,
+ * tlb_gen 0, next_trim_cpumask = jiffies + HZ, an empty mm_cpumask and a
+ * page table of nr_pages (1 .. 1<<24) present PTEs.
+ * Errors: -EINVAL (NULL, nr_pages out of range), -ENOMEM.
+ * Thread-safe.
+ */
+TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pages,
+				 struct tlbgen_mm **out);
+
+/*
+ * tlbgen_mm__destroy - free an mm.
+ * Errors: -EINVAL (NULL), -EBUSY when a CPU still has it loaded (lazily or
+ * not), still has it in mm_cpumask, or a flush of it is in flight.
+ * Must not race with other operations on the same mm.
+ */
+TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm);
+
+/* tlbgen_mm__ctx_id - the mm's context id (init_mm has 1), 0 for NULL. */
+TLBGEN_API uint64_t tlbgen_mm__ctx_id(const struct tlbgen_mm *mm);
+
+/*
+ * tlbgen_mm__tlb_gen - read mm->context.tlb_gen (not counted as a policy read).
+ * Returns 0 and stores it, or -EINVAL. Thread-safe.
+ */
+TLBGEN_API int tlbgen_mm__tlb_gen(const struct tlbgen_mm *mm, uint64_t *out);
+
+/*
+ * tlbgen_mm__next_trim_cpumask - read mm->context.next_trim_cpumask.
+ * Returns 0 and stores it, or -EINVAL. Thread-safe.
+ */
+TLBGEN_API int tlbgen_mm__next_trim_cpumask(const struct tlbgen_mm *mm, uint64_t *out);
+
+/*
+ * tlbgen_mm__cpumask_test - 1 if `cpu` is set in mm_cpumask(mm), 0 if not,
+ * -EINVAL for NULL or cpu out of range. Thread-safe.
+ */
+TLBGEN_API int tlbgen_mm__cpumask_test(const struct tlbgen_mm *mm, unsigned int cpu);
+
+/* tlbgen_mm__cpumask_weight - number of CPUs set in mm_cpumask, or -EINVAL. */
+TLBGEN_API int tlbgen_mm__cpumask_weight(const struct tlbgen_mm *mm);
+
+/* tlbgen_mm__nr_pages - size of the page table, 0 for NULL. */
+TLBGEN_API unsigned long tlbgen_mm__nr_pages(const struct tlbgen_mm *mm);
+
+/*
+ * tlbgen_pte_change - modify the PTE mapping `addr` (a zap, a remap, a
+ * permission change): its version moves on, and every TLB entry filled from
+ * the old version becomes stale. As in the kernel the caller must then flush
+ * (flush_tlb_mm_range() or a batch); the oracle reports any CPU that uses
+ * the stale translation after a flush that covers the change has returned.
+ * `cpu` is the CPU doing the change (for traces; it needs no mm loaded).
+ * Errors: -EINVAL (NULL, cpu or addr out of range, mm of another system).
+ * Thread-safe (a per-PTE lock stands in for the page-table lock).
+ */
+TLBGEN_API int tlbgen_pte_change(struct tlbgen_system *sys, unsigned int cpu,
+				 struct tlbgen_mm *mm, unsigned long addr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tlbgen/profile.h - kernel profiles and policy choices.
+ *
+ * A profile is data: a named set of choices ("mm_tlb_gen_read=deferred",
+ * "early_return=guarded", ...), each replaceable on its own, plus optional
+ * user functions for the two decisions the kernel keeps changing:
+ *  - flush_tlb_func()'s generation decision (tlbgen_flush_decide_fn);
+ *  - the per-target IPI condition, tlb_is_not_lazy()/should_flush_tlb()
+ *    (tlbgen_ipi_cond_fn).
+ * Built-in profiles: v5.17, v6.0-aa44284960, v6.0, v6.14, latest.
+ * Users register their own with tlbgen_policy_register(); a registered name
+ * is accepted wherever a built-in one is.
+ */
+#ifndef TLBGEN_PROFILE_H
+#define TLBGEN_PROFILE_H
+
+#include <tlbgen/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* flush_tlb_func()'s decision ------------------------------------------- */
+
+enum tlbgen_flush_verdict {
+	TLBGEN_VERDICT_SKIP = 0,	/* early return: no flush, local gen kept */
+	TLBGEN_VERDICT_UP_TO_DATE,	/* local == mm: nothing to flush */
+	TLBGEN_VERDICT_PARTIAL,		/* invalidate [start, end) by stride */
+	TLBGEN_VERDICT_FULL,		/* flush_tlb_local() */
+};
+
+/* What flush_tlb_func() sees: f (flush_tlb_info) and the local generation. */
+struct tlbgen_flush_req {
+	uint64_t new_tlb_gen;		/* f->new_tlb_gen (0: TLB_GENERATION_INVALID) */
+	uint64_t local_tlb_gen;		/* ctxs[loaded_mm_asid].tlb_gen */
+	unsigned long start, end;	/* end == TLBGEN_TLB_FLUSH_ALL: full */
+	unsigned int stride_shift;
+	bool has_mm;			/* f->mm != NULL */
+	bool local;			/* running on the initiating CPU */
+};
+
+struct tlbgen_gen_reader;
+
+/*
+ * tlbgen_read_mm_tlb_gen - atomic64_read(&loaded_mm->context.tlb_gen) from
+ * inside a flush_decide function: counted (TLBGEN_STAT_TLB_GEN_READ) and
+ * traced as a read of the mm's tlb_gen cacheline. Thread-safe.
+ */
+TLBGEN_API uint64_t tlbgen_read_mm_tlb_gen(struct tlbgen_gen_reader *r);
+
+/*
+ * A flush decision. Return the verdict; for PARTIAL and FULL store the
+ * generation the CPU has caught up to in *new_local (the kernel stores the
+ * mm_tlb_gen it read). Called with "IRQs off" on the target CPU.
+ */
+typedef enum tlbgen_flush_verdict (*tlbgen_flush_decide_fn)(
+	const struct tlbgen_flush_req *req, struct tlbgen_gen_reader *r,
+	uint64_t *new_local, void *priv);
+
+/* The per-target IPI condition ---------------------------------------- */
+
+enum tlbgen_ipi_verdict {
+	TLBGEN_IPI_SEND = 0,
+	TLBGEN_IPI_SKIP_LAZY,
+	TLBGEN_IPI_SKIP_NOT_LOADED,
+	TLBGEN_IPI_SKIP_NOT_TRIMMED,
+};
+
+struct tlbgen_ipi_target;
+
+/* Accessors for an IPI condition: each is one load of the target's state
+ * (or of flush_tlb_info), in the order the function calls them. */
+TLBGEN_API bool tlbgen_ipi_target__is_lazy(struct tlbgen_ipi_target *t);
+TLBGEN_API bool tlbgen_ipi_target__loaded_mm_is_target(struct tlbgen_ipi_target *t);
+TLBGEN_API bool tlbgen_ipi_target__loaded_mm_is_switching(struct tlbgen_ipi_target *t);
+TLBGEN_API bool tlbgen_ipi_target__flush_has_mm(struct tlbgen_ipi_target *t);
+TLBGEN_API bool tlbgen_ipi_target__trim_cpumask(struct tlbgen_ipi_target *t);
+/* smp_rmb() between two of the loads above. */
+TLBGEN_API void tlbgen_ipi_target__smp_rmb(struct tlbgen_ipi_target *t);
+
+typedef enum tlbgen_ipi_verdict (*tlbgen_ipi_cond_fn)(struct tlbgen_ipi_target *t, void *priv);
+
+struct tlbgen_policy_ops {
+	size_t sz;			/* sizeof(struct tlbgen_policy_ops) */
+	tlbgen_flush_decide_fn flush_decide;	/* NULL: the base profile's */
+	tlbgen_ipi_cond_fn ipi_cond;		/* NULL: the base profile's */
+	void *priv;			/* passed to both */
+};
+
+/* Registry ------------------------------------------------------------- */
+
+/*
+ * tlbgen_policy_register - register profile `name`: the base profile's
+ * choices, then `choices` ("key=value,key=value", may be NULL), then `ops`
+ * (may be NULL). Errors: -EINVAL (NULL/empty name, bad ops->sz), -EEXIST
+ * (name taken), -ENOENT (unknown base, choice or value: the valid ones are
+ * printed), -ENOSPC (registry full, 64 entries). Process-wide; thread-safe.
+ */
+TLBGEN_API int tlbgen_policy_register(const char *name, const char *base,
+				      const char *choices,
+				      const struct tlbgen_policy_ops *ops);
+
+/* tlbgen_policy_unregister - remove a user profile. -ENOENT, -EPERM for a built-in. */
+TLBGEN_API int tlbgen_policy_unregister(const char *name);
+
+/*
+ * tlbgen_profile_names - fill names[0..n) with the known profile names
+ * (built-in first). Returns the total number known. Thread-safe.
+ */
+TLBGEN_API int tlbgen_profile_names(const char **names, size_t n);
+
+/*
+ * tlbgen_choice_names - fill names[0..n) with the choice keys. Returns the
+ * total. tlbgen_choice_values() does the same for one key's values
+ * (-ENOENT for an unknown key). Thread-safe.
+ */
+TLBGEN_API int tlbgen_choice_names(const char **names, size_t n);
+TLBGEN_API int tlbgen_choice_values(const char *choice, const char **values, size_t n);
+
+/*
+ * tlbgen_system__set_profile - switch the system to profile `name`
+ * (resets the ceiling to the profile's). Errors: -EINVAL, -ENOENT (valid
+ * names printed), -EBUSY while a flush is in flight or threads are attached.
+ */
+TLBGEN_API int tlbgen_system__set_profile(struct tlbgen_system *sys, const char *name);
+
+/*
+ * tlbgen_system__set_choice - set one choice ("mm_tlb_gen_read", "never").
+ * Errors: -EINVAL, -ENOENT (valid keys or values printed), -EBUSY as above.
+ */
+TLBGEN_API int tlbgen_system__set_choice(struct tlbgen_system *sys, const char *choice,
+					 const char *value);
+
+/*
+ * tlbgen_system__set_choices - several at once, "k=v,k=v". All or nothing.
+ */
+TLBGEN_API int tlbgen_system__set_choices(struct tlbgen_system *sys, const char *choices);
+
+/* tlbgen_system__get_choice - the current value name of `choice`, or NULL. */
+TLBGEN_API const char *tlbgen_system__get_choice(const struct tlbgen_system *sys,
+						 const char *choice);
+
+/* tlbgen_system__profile - name of the profile last selected, or NULL. */
+TLBGEN_API const char *tlbgen_system__profile(const struct tlbgen_system *sys);
+
+/*
+ * tlbgen_system__describe_policy - write "k=v,k=v..." for every choice into
+ * buf (snprintf semantics). Returns the length needed, or -EINVAL.
+ */
+TLBGEN_API int tlbgen_system__describe_policy(const struct tlbgen_system *sys, char *buf,
+					      size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tlbgen/stepped.h - deterministic, single-thread execution.
+ *
+ * In stepped mode every cross-CPU call is queued on its target's
+ * call_single_queue and nothing runs until the host asks. An initiator that
+ * sent IPIs stays "waiting" until every target has run its callback and
+ * unlocked the csd; then it completes the flush (put_flush_tlb_info()).
+ * The same seed gives the same event order and the same counters.
+ *
+ * All functions here: -EINVAL for NULL or cpu out of range, -EOPNOTSUPP on a
+ * threaded system. Not thread-safe: one host thread drives a stepped system.
+ */
+#ifndef TLBGEN_STEPPED_H
+#define TLBGEN_STEPPED_H
+
+#include <tlbgen/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * tlbgen_deliver - an IRQ-enable point on `cpu`: drain its call queue
+ * (flush_smp_call_function_queue()), SYNC callbacks first in FIFO order.
+ * Returns the number of callbacks run (0 if the queue was empty).
+ */
+TLBGEN_API int tlbgen_deliver(struct tlbgen_system *sys, unsigned int cpu);
+
+/*
+ * tlbgen_deliver_from - run only the call that `src` queued on `cpu`, out of
+ * queue order. This models the kernel window between inc_mm_tlb_gen() and
+ * llist_add(), in which a later generation's IPI can overtake an earlier
+ * one. Returns 1, or -ENOENT if `src` has no call queued on `cpu`.
+ */
+TLBGEN_API int tlbgen_deliver_from(struct tlbgen_system *sys, unsigned int cpu,
+				   unsigned int src);
+
+/*
+ * tlbgen_step - let the seeded scheduler pick one CPU with pending IPIs and
+ * deliver them. Returns the CPU chosen, or -ENOENT when no IPI is pending.
+ */
+TLBGEN_API int tlbgen_step(struct tlbgen_system *sys);
+
+/*
+ * tlbgen_run_until_idle - tlbgen_step() until no IPI is pending.
+ * Returns the number of deliveries made.
+ */
+TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys);
+
+/* tlbgen_cpu__is_waiting - 1 if `cpu` waits for acknowledgements, else 0. */
+TLBGEN_API int tlbgen_cpu__is_waiting(const struct tlbgen_system *sys, unsigned int cpu);
+
+/* tlbgen_cpu__pending_calls - number of calls queued on `cpu`. */
+TLBGEN_API int tlbgen_cpu__pending_calls(const struct tlbgen_system *sys, unsigned int cpu);
+
+/*
+ * tlbgen_cpu__ipi_pending - 1 if an IPI was raised to `cpu` (its queue went
+ * from empty to non-empty) and not yet serviced, else 0.
+ */
+TLBGEN_API int tlbgen_cpu__ipi_pending(const struct tlbgen_system *sys, unsigned int cpu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

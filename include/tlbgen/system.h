@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tlbgen/system.h - a system: N emulated CPUs, their TLB state, the call
+ * queues between them, one init_mm, and the policy (profile) they run.
+ */
+#ifndef TLBGEN_SYSTEM_H
+#define TLBGEN_SYSTEM_H
+
+#include <stdarg.h>
+#include <tlbgen/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum tlbgen_mode {
+	/* One host thread drives every emulated CPU; IPIs are queued and
+	 * delivered only when the host asks (tlbgen/stepped.h). Deterministic. */
+	TLBGEN_MODE_STEPPED = 0,
+	/* Each emulated CPU is a pthread (tlbgen/runtime.h); IPIs are real
+	 * cross-thread calls and waits spin on real atomics. */
+	TLBGEN_MODE_THREADED = 1,
+};
+
+/*
+ * Injectable clock. `jiffies` returns the current jiffy count; `hz` is HZ.
+ * When no clock is given, stepped systems use a virtual jiffy counter moved
+ * by tlbgen_clock_advance() and threaded systems use CLOCK_MONOTONIC.
+ */
+struct tlbgen_clock {
+	uint64_t (*jiffies)(void *ctx);
+	void *ctx;
+	unsigned int hz;
+};
+
+/* System flags. */
+#define TLBGEN_SYS_NO_ORACLE	(1U << 0)	/* no simulated TLB checks (pure speed) */
+#define TLBGEN_SYS_NO_STATS	(1U << 1)	/* no per-CPU counters on hot paths */
+
+struct tlbgen_system_opts {
+	size_t sz;		/* sizeof(struct tlbgen_system_opts) */
+	unsigned int nr_cpus;	/* 1 .. TLBGEN_MAX_CPUS; 0 means 4 */
+	enum tlbgen_mode mode;
+	const char *profile;	/* built-in or registered policy; NULL = "latest" */
+	uint64_t seed;		/* stepped scheduler seed */
+	unsigned int flags;	/* TLBGEN_SYS_* */
+	unsigned int tlb_sets;	/* simulated TLB geometry; 0 = 64 sets */
+	unsigned int tlb_ways;	/*                        0 = 8 ways  */
+	const struct tlbgen_clock *clock;
+	/* Threaded-mode options (IPI backend, placement) live in
+	 * struct tlbgen_runtime_opts; pointer may be NULL for defaults. */
+	const struct tlbgen_runtime_opts *runtime;
+};
+
+/*
+ * tlbgen_system__create - allocate a system of opts->nr_cpus emulated CPUs,
+ * all running init_mm, with the policy named by opts->profile.
+ * Returns 0 and stores the system in *out, or:
+ *  -EINVAL  NULL argument, bad sz, nr_cpus out of range, unknown mode,
+ *  -ENOENT  unknown profile name (the valid names are printed),
+ *  -ENOMEM  allocation failure.
+ * Thread-safe (distinct systems are independent).
+ */
+TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
+				     struct tlbgen_system **out);
+
+/*
+ * tlbgen_system__destroy - free a system and every mm still attached to it.
+ * Returns 0, -EINVAL for NULL, or -EBUSY when threads are still attached
+ * (threaded mode) or a CPU is waiting for acknowledgements (stepped mode).
+ * Not thread-safe against other calls on the same system.
+ */
+TLBGEN_API int tlbgen_system__destroy(struct tlbgen_system *sys);
+
+/* tlbgen_system__nr_cpus - number of emulated CPUs, or -EINVAL. Thread-safe. */
+TLBGEN_API int tlbgen_system__nr_cpus(const struct tlbgen_system *sys);
+
+/* tlbgen_system__mode - the system's mode, or -EINVAL. Thread-safe. */
+TLBGEN_API int tlbgen_system__mode(const struct tlbgen_system *sys);
+
+/*
+ * tlbgen_system__jiffies - the current jiffies of the system clock.
+ * Returns 0 and stores it, or -EINVAL. Thread-safe.
+ */
+TLBGEN_API int tlbgen_system__jiffies(const struct tlbgen_system *sys, uint64_t *out);
+
+/* tlbgen_system__hz - HZ of the system clock, or -EINVAL. Thread-safe. */
+TLBGEN_API int tlbgen_system__hz(const struct tlbgen_system *sys);
+
+/*
+ * tlbgen_clock_advance - move the built-in virtual clock forward by `jiffies`.
+ * -EINVAL for NULL, -EOPNOTSUPP when the system uses an injected or the
+ * monotonic clock. Thread-safe (atomic add).
+ */
+TLBGEN_API int tlbgen_clock_advance(struct tlbgen_system *sys, uint64_t jiffies);
+
+/* Diagnostics ------------------------------------------------------------ */
+
+enum tlbgen_print_level { TLBGEN_WARN, TLBGEN_INFO, TLBGEN_DEBUG };
+typedef int (*tlbgen_print_fn_t)(enum tlbgen_print_level level,
+				 const char *fmt, va_list ap);
+
+/*
+ * tlbgen_set_print - route the library's messages (unknown names with their
+ * valid alternatives, watchdog reports, oversubscription notices) to `fn`;
+ * NULL silences them. Returns the previous callback. Default: stderr for
+ * TLBGEN_WARN and TLBGEN_INFO. Process-wide; thread-safe.
+ */
+TLBGEN_API tlbgen_print_fn_t tlbgen_set_print(tlbgen_print_fn_t fn);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/simtlb.c - the simulated TLB of each emulated CPU: a set-associative
+ * array of (ASID, page) entries with LRU replacement. Entries remember the
+ * ctx_id and the PTE version they were filled from; the oracle (oracle.c)
+ * judges them. Only the owning CPU touches its TLB (flush callbacks run on
+ * the target), so no locking is needed.
+ */
+#include "internal.h"
+
+struct tlbgen_tlb_entry {
+	unsigned long vpn;
+	uint64_t version;
+	uint64_t ctx_id;
+	uint32_t lru;
+	uint16_t asid;
+	uint8_t valid;
+};
+
+struct tlbgen_simtlb {
+	unsigned int sets, ways;
+	uint32_t tick;
+	struct tlbgen_tlb_entry e[];
+};
+
+int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
+{
+	size_t n = (size_t)sys->tlb_sets * sys->tlb_ways;
+	struct tlbgen_simtlb *t;
+
+	if (!tlbgen_oracle_on(sys))
+		return 0;
+	t = calloc(1, sizeof(*t) + n * sizeof(t->e[0]));
+	if (!t)
+		return -ENOMEM;
+	t->sets = sys->tlb_sets;
+	t->ways = sys->tlb_ways;
+	tlbgen_cpu(sys, cpu)->priv.tlb = t;
+	return 0;
+}
+
+void tlbgen__simtlb_free(struct tlbgen_system *sys, unsigned int cpu)
+{
+	free(tlbgen_cpu(sys, cpu)->priv.tlb);
+	tlbgen_cpu(sys, cpu)->priv.tlb = NULL;
+}
+
+static unsigned int tlb_set(const struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn)
+{
+	uint64_t h = (vpn ^ ((uint64_t)asid << 40)) * 0x9E3779B97F4A7C15ULL;
+
+	return (unsigned int)((h >> 32) % t->sets);
+}
+
+static struct tlbgen_tlb_entry *tlb_lookup(struct tlbgen_simtlb *t, uint16_t asid,
+					   unsigned long vpn)
+{
+	struct tlbgen_tlb_entry *set = &t->e[(size_t)tlb_set(t, asid, vpn) * t->ways];
+
+	for (unsigned int w = 0; w < t->ways; w++)
+		if (set[w].valid && set[w].asid == asid && set[w].vpn == vpn)
+			return &set[w];
+	return NULL;
+}
+
+static void tlb_fill(struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn,
+		     uint64_t ctx_id, uint64_t version)
+{
+	struct tlbgen_tlb_entry *set = &t->e[(size_t)tlb_set(t, asid, vpn) * t->ways];
+	struct tlbgen_tlb_entry *victim = &set[0];
+
+	for (unsigned int w = 0; w < t->ways; w++) {
+		if (!set[w].valid) {
+			victim = &set[w];
+			break;
+		}
+		if (set[w].lru < victim->lru)
+			victim = &set[w];
+	}
+	*victim = (struct tlbgen_tlb_entry){
+		.vpn = vpn, .version = version, .ctx_id = ctx_id,
+		.lru = ++t->tick, .asid = asid, .valid = 1,
+	};
+}
+
+/* flush_tlb_local() / a flushing CR3 load: every entry of one ASID. */
+void tlbgen__tlb_flush_asid(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid)
+{
+	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
+		if (t->e[i].asid == asid)
+			t->e[i].valid = 0;
+}
+
+static void tlb_flush_range(struct tlbgen_simtlb *t, uint16_t asid, unsigned long first,
+			    unsigned long last)
+{
+	if (last - first >= (unsigned long)t->sets * t->ways) {
+		for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
+			if (t->e[i].asid == asid && t->e[i].vpn >= first && t->e[i].vpn <= last)
+				t->e[i].valid = 0;
+		return;
+	}
+	for (unsigned long vpn = first;; vpn++) {
+		struct tlbgen_tlb_entry *e = tlb_lookup(t, asid, vpn);
+
+		if (e)
+			e->valid = 0;
+		if (vpn == last)
+			break;
+	}
+}
+
+/* flush_tlb_one_user(addr): an INVLPG of one stride-sized translation. */
+void tlbgen__tlb_flush_one(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
+			   unsigned long addr, unsigned int shift)
+{
+	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
+	unsigned long first = addr >> TLBGEN_PAGE_SHIFT;
+
+	if (!t)
+		return;
+	tlb_flush_range(t, asid, first, first + (1UL << (shift - TLBGEN_PAGE_SHIFT)) - 1);
+}
+
+/* Kernel translations are global: one pseudo-ASID, flushed by range or whole. */
+void tlbgen__tlb_flush_kernel(struct tlbgen_system *sys, unsigned int cpu, unsigned long start,
+			      unsigned long end)
+{
+	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
+
+	if (!t)
+		return;
+	if (end == TLBGEN_TLB_FLUSH_ALL) {
+		tlbgen__tlb_flush_asid(sys, cpu, TLBGEN_ASID_KERNEL);
+		return;
+	}
+	if (end > start)
+		tlb_flush_range(t, TLBGEN_ASID_KERNEL, start >> TLBGEN_PAGE_SHIFT,
+				(end - 1) >> TLBGEN_PAGE_SHIFT);
+}
+
+static struct tlbgen_mm *tlbgen__running_mm(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+	struct tlbgen_mm *mm = atomic_load_explicit(&c->tlbstate.loaded_mm, memory_order_relaxed);
+
+	if (mm == sys->init_mm || mm == LOADED_MM_SWITCHING ||
+	    atomic_load_explicit(&c->shared.is_lazy, memory_order_relaxed))
+		return NULL;
+	return mm;
+}
+
+static bool tlbgen__check_entry(struct tlbgen_system *sys, unsigned int cpu,
+				struct tlbgen_mm *mm, const struct tlbgen_tlb_entry *e)
+{
+	/* A translation of another mm left in this ASID slot: always wrong. */
+	if (e->ctx_id != mm->context.ctx_id)
+		return tlbgen__oracle_foreign(sys, cpu, mm, e->vpn, e->ctx_id, e->version);
+	return tlbgen__oracle_check(sys, cpu, mm, e->vpn, e->version, true);
+}
+
+TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr)
+{
+	struct tlbgen_cpu *c;
+	struct tlbgen_tlb_entry *e;
+	struct tlbgen_mm *mm;
+	unsigned long vpn = addr >> TLBGEN_PAGE_SHIFT;
+	uint16_t asid;
+	int err = tlbgen__check_op(sys, cpu);
+
+	if (err)
+		return err;
+	if (!tlbgen_oracle_on(sys))
+		return -EOPNOTSUPP;
+	mm = tlbgen__running_mm(sys, cpu);
+	if (!mm)
+		return -ESRCH;
+	if (vpn >= mm->priv.nr_pages)
+		return -EINVAL;
+	c = tlbgen_cpu(sys, cpu);
+	asid = c->tlbstate.loaded_mm_asid;
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_ACCESS);
+	e = tlb_lookup(c->priv.tlb, asid, vpn);
+	if (e) {
+		e->lru = ++c->priv.tlb->tick;
+		tlbgen__check_entry(sys, cpu, mm, e);
+		return 1;
+	}
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_MISS);
+	tlb_fill(c->priv.tlb, asid, vpn, mm->context.ctx_id,
+		 atomic_load_explicit(&mm->priv.ptes[vpn].version, memory_order_acquire));
+	return 0;
+}
+
+TLBGEN_API int tlbgen_oracle__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_simtlb *t;
+	struct tlbgen_mm *mm;
+	uint16_t asid;
+	int n = 0;
+
+	if (!tlbgen_sys_valid(sys) || cpu >= sys->nr_cpus)
+		return -EINVAL;
+	if (!tlbgen_oracle_on(sys))
+		return -EOPNOTSUPP;
+	mm = tlbgen__running_mm(sys, cpu);
+	if (!mm)
+		return 0;
+	t = tlbgen_cpu(sys, cpu)->priv.tlb;
+	asid = tlbgen_cpu(sys, cpu)->tlbstate.loaded_mm_asid;
+	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
+		const struct tlbgen_tlb_entry *e = &t->e[i];
+
+		if (e->valid && e->asid == asid && e->vpn < mm->priv.nr_pages &&
+		    tlbgen__check_entry(sys, cpu, mm, e))
+			n++;
+	}
+	return n;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/smp.c - the cross-CPU call engine of kernel/smp.c:
+ * smp_call_function_many_cond() on the initiator and
+ * __flush_smp_call_function_queue() on the target.
+ *
+ * Per target a call_single_queue (liburcu wfcqueue: wait-free enqueue,
+ * single consumer); per (initiator, target) a csd locked by the initiator
+ * and unlocked by the target. An IPI is raised only when the enqueue finds
+ * the queue empty. How an IPI is raised and how the initiator waits is the
+ * transport's business (stepped.c, runtime.c); this file is shared by both.
+ */
+#include "internal.h"
+
+int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+	size_t mask_bytes = sys->mask_longs * sizeof(unsigned long);
+
+	__cds_wfcq_init(&c->queue.head, &c->queue.tail);
+	c->priv.cfd_mask = calloc(1, mask_bytes);
+	c->priv.cfd_mask_ipi = calloc(1, mask_bytes);
+	c->priv.drain = calloc(sys->nr_cpus, sizeof(*c->priv.drain));
+	if (!c->priv.cfd_mask || !c->priv.cfd_mask_ipi || !c->priv.drain)
+		return -ENOMEM;
+	return 0;
+}
+
+void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+
+	free(c->priv.cfd_mask);
+	free(c->priv.cfd_mask_ipi);
+	free(c->priv.drain);
+	free(c->priv.csds);
+}
+
+/* cfd->csd: one csd per target, allocated on first use (N^2 otherwise). */
+static struct tlbgen_csd *tlbgen__csd(struct tlbgen_system *sys, unsigned int src,
+				      unsigned int dst)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, src);
+
+	if (unlikely(!c->priv.csds)) {
+		struct tlbgen_csd *csds = aligned_alloc(TLBGEN_CACHELINE,
+			((sys->nr_cpus * sizeof(*csds) + TLBGEN_CACHELINE - 1) /
+			 TLBGEN_CACHELINE) * TLBGEN_CACHELINE);
+
+		if (!csds)
+			abort();	/* cannot report from inside a flush */
+		for (unsigned int i = 0; i < sys->nr_cpus; i++) {
+			cds_wfcq_node_init(&csds[i].node);
+			atomic_init(&csds[i].u_flags, 0);
+			csds[i].src = (uint16_t)src;
+			csds[i].dst = (uint16_t)i;
+			csds[i].func = NULL;
+			csds[i].info = NULL;
+		}
+		c->priv.csds = csds;
+	}
+	return &c->priv.csds[dst];
+}
+
+static bool csd_locked(const struct tlbgen_csd *csd)
+{
+	return atomic_load_explicit(&csd->u_flags, memory_order_acquire) & CSD_FLAG_LOCK;
+}
+
+/* csd_lock(): wait for our previous use of this csd, then take it. */
+static void csd_lock(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_csd *csd)
+{
+	while (csd_locked(csd))
+		tlbgen__rt_irq_enabled(sys, cpu);
+	atomic_store_explicit(&csd->u_flags, CSD_FLAG_LOCK, memory_order_relaxed);
+	smp_wmb();	/* flags before the other csd fields */
+}
+
+/* csd_unlock(): release, so the initiator sees everything func did. */
+static void csd_unlock(struct tlbgen_csd *csd)
+{
+	atomic_store_explicit(&csd->u_flags, 0, memory_order_release);
+}
+
+void tlbgen__local_irq_disable(struct tlbgen_system *sys, unsigned int cpu)
+{
+	atomic_store_explicit(&tlbgen_cpu(sys, cpu)->priv.irqs_disabled, true,
+			      memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+void tlbgen__local_irq_enable(struct tlbgen_system *sys, unsigned int cpu)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	atomic_store_explicit(&tlbgen_cpu(sys, cpu)->priv.irqs_disabled, false,
+			      memory_order_relaxed);
+	/* An IPI that arrived with IRQs off is taken now. */
+	tlbgen__rt_irq_enabled(sys, cpu);
+}
+
+/*
+ * smp_call_function_many_cond() (a32a4d8a815c order): evaluate cond per
+ * remote target at enqueue time, lock and enqueue its csd, raise IPIs for
+ * queues that were empty, then run func locally with IRQs off. Waiting is
+ * left to the caller (tlbgen__begin_wait), which scans cfd->cpumask as
+ * csd_lock_wait() does. As in the newest kernels, targets skipped by cond
+ * are removed from the wait mask.
+ */
+void tlbgen_smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int this_cpu,
+					const atomic_ulong *mask, tlbgen_smp_call_func_t func,
+					void *info, unsigned int scf_flags,
+					tlbgen_smp_cond_func_t cond_func)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, this_cpu);
+	unsigned long *cfd = c->priv.cfd_mask, *cfd_ipi = c->priv.cfd_mask_ipi;
+	bool wait = scf_flags & SCF_WAIT;
+	bool run_local = false;
+	unsigned int cpu, nr_cpus = 0;
+
+	c->priv.run_remote = false;
+	cpumask_snapshot(cfd, mask, sys->mask_longs);
+	if ((scf_flags & SCF_RUN_LOCAL) && bitmap_test(cfd, this_cpu))
+		run_local = true;
+	bitmap_clear_bit(cfd, this_cpu);
+
+	if (bitmap_next(cfd, sys->nr_cpus, 0) < sys->nr_cpus) {
+		bitmap_zero(cfd_ipi, sys->mask_longs);
+		for_each_bit(cpu, cfd, sys->nr_cpus) {
+			struct tlbgen_cpu *t = tlbgen_cpu(sys, cpu);
+			struct tlbgen_csd *csd;
+
+			if (cond_func && !cond_func(sys, cpu, info)) {
+				bitmap_clear_bit(cfd, cpu);
+				continue;
+			}
+			csd = tlbgen__csd(sys, this_cpu, cpu);
+			csd_lock(sys, this_cpu, csd);
+			if (wait)
+				atomic_fetch_or_explicit(&csd->u_flags, CSD_TYPE_SYNC,
+							 memory_order_relaxed);
+			csd->func = func;
+			csd->info = info;
+			tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
+			if (sys->transport->csd_queued)
+				sys->transport->csd_queued(sys, this_cpu);
+			tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_CALL_QUEUED);
+			tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CALL_QUEUE, &t->queue,
+					   TLBGEN_OP_RMW);
+			/* llist_add(): true (here: false) when the queue was empty. */
+			if (!cds_wfcq_enqueue(&t->queue.head, &t->queue.tail, &csd->node)) {
+				bitmap_set(cfd_ipi, cpu);
+				nr_cpus++;
+			}
+			c->priv.run_remote = true;
+		}
+		if (nr_cpus) {
+			for_each_bit(cpu, cfd_ipi, sys->nr_cpus) {
+				tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_IPI_SENT);
+				if (unlikely(sys->tracing) && sys->trace.ipi_send)
+					sys->trace.ipi_send(sys->trace.ctx, this_cpu, cpu);
+				sys->transport->send_ipi(sys, this_cpu, cpu);
+			}
+		}
+	}
+	if (!c->priv.run_remote || !wait)
+		bitmap_zero(cfd, sys->mask_longs);
+
+	if (run_local && (!cond_func || cond_func(sys, this_cpu, info))) {
+		tlbgen__local_irq_disable(sys, this_cpu);
+		func(sys, this_cpu, info);
+		tlbgen__local_irq_enable(sys, this_cpu);
+	}
+}
+
+/* csd_lock_wait() over cfd->cpumask, without blocking: all unlocked? */
+bool tlbgen__smp_all_acked(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+	unsigned int t;
+
+	if (!c->priv.run_remote)
+		return true;
+	for_each_bit(t, c->priv.cfd_mask, sys->nr_cpus) {
+		struct tlbgen_csd *csd = &c->priv.csds[t];
+
+		tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_READ);
+		if (csd_locked(csd))
+			return false;
+		bitmap_clear_bit(c->priv.cfd_mask, t);
+	}
+	c->priv.run_remote = false;
+	return true;
+}
+
+static void tlbgen__run_csd(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_csd *csd)
+{
+	tlbgen_smp_call_func_t func = csd->func;
+	void *info = csd->info;
+	unsigned int src = csd->src;
+	bool sync = atomic_load_explicit(&csd->u_flags, memory_order_relaxed) & CSD_TYPE_SYNC;
+
+	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_READ);
+	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_IPI_RECEIVED);
+	if (unlikely(sys->tracing) && sys->trace.ipi_receive)
+		sys->trace.ipi_receive(sys->trace.ctx, cpu, src);
+	if (sync) {
+		/* Someone waits: unlock only after func is done. */
+		func(sys, cpu, info);
+		tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
+		csd_unlock(csd);
+	} else {
+		/* Nobody waits: the csd may be reused while func runs. */
+		tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
+		csd_unlock(csd);
+		func(sys, cpu, info);
+	}
+	/* csd must not be touched from here on: its owner may reuse it. */
+	if (sys->transport->csd_unlocked)
+		sys->transport->csd_unlocked(sys, src);
+}
+
+/*
+ * __flush_smp_call_function_queue(): take the whole queue (llist_del_all),
+ * run SYNC callbacks first, then the others, in FIFO order. With only_src
+ * >= 0, run just that initiator's csd and put the rest back in order (the
+ * stepped mode's out-of-order arrival). IRQs are off throughout.
+ * Returns the number of callbacks run.
+ */
+int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int cpu,
+					 int only_src)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+	struct tlbgen_csd **v = c->priv.drain;
+	struct __cds_wfcq_head head;
+	struct cds_wfcq_tail tail;
+	struct cds_wfcq_node *node, *n;
+	unsigned int nr = 0, ran = 0;
+	bool was_disabled;
+
+	if (cds_wfcq_empty(&c->queue.head, &c->queue.tail))
+		return 0;
+	was_disabled = atomic_load_explicit(&c->priv.irqs_disabled, memory_order_relaxed);
+	atomic_store_explicit(&c->priv.irqs_disabled, true, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+
+	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, &c->queue, TLBGEN_OP_RMW);
+	__cds_wfcq_init(&head, &tail);
+	__cds_wfcq_splice_blocking(&head, &tail, &c->queue.head, &c->queue.tail);
+	__cds_wfcq_for_each_blocking_safe(&head, &tail, node, n)
+		v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
+
+	if (only_src >= 0) {
+		struct tlbgen_csd *hit = NULL;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			if (!hit && v[i]->src == (unsigned int)only_src) {
+				hit = v[i];
+				continue;
+			}
+			cds_wfcq_node_init(&v[i]->node);
+			cds_wfcq_enqueue(&c->queue.head, &c->queue.tail, &v[i]->node);
+		}
+		if (hit) {
+			tlbgen__run_csd(sys, cpu, hit);
+			ran = 1;
+		}
+	} else {
+		for (int pass = 0; pass < 2; pass++) {
+			for (unsigned int i = 0; i < nr; i++) {
+				bool sync;
+
+				if (!v[i])
+					continue;
+				sync = atomic_load_explicit(&v[i]->u_flags, memory_order_relaxed) &
+				       CSD_TYPE_SYNC;
+				if (sync != (pass == 0))
+					continue;
+				cds_wfcq_node_init(&v[i]->node);
+				tlbgen__run_csd(sys, cpu, v[i]);
+				v[i] = NULL;
+				ran++;
+			}
+		}
+	}
+
+	atomic_signal_fence(memory_order_seq_cst);
+	atomic_store_explicit(&c->priv.irqs_disabled, was_disabled, memory_order_relaxed);
+	return (int)ran;
+}
+
+int tlbgen__smp_queue_len(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+	struct cds_wfcq_node *node;
+	int n = 0;
+
+	__cds_wfcq_for_each_blocking(&c->queue.head, &c->queue.tail, node)
+		n++;
+	return n;
+}
