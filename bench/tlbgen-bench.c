@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/tlbgen-bench.c - the seeds' experiments, side by side.
+ * Usage: tlbgen-bench [WORKLOAD [options]]   (tlbgen-bench --help)
+ */
+#include <string.h>
+
+#include "bench.h"
+
+static const struct bench_cmd cmds[] = {
+	/* { "name", "summary", bench_name_main }, -- one line per workload */
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tlbgen-bench [WORKLOAD [options]]\n\nworkloads:\n");
+	for (const struct bench_cmd *c = cmds; c->name; c++)
+		fprintf(f, "  %-12s %s\n", c->name, c->summary);
+	fprintf(f, "\n'tlbgen-bench WORKLOAD --help' documents each workload.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		if (!cmds[0].name) {
+			usage(stderr);
+			return 2;
+		}
+		return cmds[0].main(1, (char *[]){ (char *)cmds[0].name, NULL });
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (const struct bench_cmd *c = cmds; c->name; c++)
+		if (!strcmp(c->name, argv[1]))
+			return c->main(argc - 1, argv + 1);
+	fprintf(stderr, "tlbgen-bench: unknown workload '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
