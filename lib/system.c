@@ -293,6 +293,12 @@ TLBGEN_API int tlbgen_system__mode(const struct tlbgen_system *sys)
 	return tlbgen_sys_valid(sys) ? (int)sys->mode : -EINVAL;
 }
 
+TLBGEN_API long tlbgen_system__warns(const struct tlbgen_system *sys)
+{
+	return tlbgen_sys_valid(sys) ? atomic_load_explicit(&sys->nr_warns, memory_order_relaxed)
+				     : -EINVAL;
+}
+
 TLBGEN_API int tlbgen_system__set_trace(struct tlbgen_system *sys,
 					const struct tlbgen_trace_ops *ops)
 {

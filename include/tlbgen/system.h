@@ -88,6 +88,15 @@ TLBGEN_API int tlbgen_system__jiffies(const struct tlbgen_system *sys, uint64_t 
 TLBGEN_API int tlbgen_system__hz(const struct tlbgen_system *sys);
 
 /*
+ * tlbgen_system__warns - how many times the model hit one of the kernel's
+ * WARN conditions (local_tlb_gen > mm_tlb_gen, f->new_tlb_gen > mm_tlb_gen,
+ * a partial flush without a generation, a running CPU missing from
+ * mm_cpumask). Correct profiles keep it at 0. Returns the count, or -EINVAL.
+ * Thread-safe.
+ */
+TLBGEN_API long tlbgen_system__warns(const struct tlbgen_system *sys);
+
+/*
  * tlbgen_clock_advance - move the built-in virtual clock forward by `jiffies`.
  * -EINVAL for NULL, -EOPNOTSUPP when the system uses an injected or the
  * monotonic clock. Thread-safe (atomic add).
