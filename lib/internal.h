@@ -90,7 +90,8 @@ struct tlbgen_policy {
 	int cpumask_mode;
 	int ipi_cond;
 	int trim;
-	int switching;		/* fea4e317f9e7: LOADED_MM_SWITCHING first + checked */
+	int switching;		/* fea4e317f9e7: should_flush_tlb() IPIs a SWITCHING CPU */
+	int switching_early;	/* LOADED_MM_SWITCHING written before the tlb_gen read */
 	int switch_mm_barrier;	/* 83b0177a6c48: else smp_mb() */
 	int ceiling_place;
 	long tlb_single_page_flush_ceiling;

@@ -127,9 +127,9 @@ void tlbgen_switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 		new_asid = prev_asid;
 		need_flush = true;
 	} else {
-		/* fea4e317f9e7: announce the switch before reading tlb_gen so
-		 * that should_flush_tlb() cannot skip this CPU meanwhile. */
-		if (p->switching)
+		/* Announce the switch before reading tlb_gen, so that a
+		 * should_flush_tlb() that checks for it cannot skip us. */
+		if (p->switching_early)
 			tlbgen__store_loaded_mm(sys, cpu, LOADED_MM_SWITCHING);
 
 		if (p->cpumask_mode == CPUMASK_CLEAR_ON_SWITCH) {
@@ -155,7 +155,7 @@ void tlbgen_switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 		next_tlb_gen = tlbgen__read_mm_tlb_gen(sys, cpu, next);
 		choose_new_asid(c, next, next_tlb_gen, &new_asid, &need_flush);
 
-		if (!p->switching) {
+		if (!p->switching_early) {
 			/* Let nmi_uaccess_okay() know that we are changing CR3. */
 			tlbgen__store_loaded_mm(sys, cpu, LOADED_MM_SWITCHING);
 			barrier();

@@ -43,6 +43,7 @@ static const struct tlbgen_choice_value ipi_cond_v[] = {
 static const struct tlbgen_choice_value trim_v[] = {
 	V("none", TRIM_NONE), V("per-hz", TRIM_PER_HZ), END };
 static const struct tlbgen_choice_value onoff_v[] = { V("off", 0), V("on", 1), END };
+static const struct tlbgen_choice_value place_sw_v[] = { V("late", 0), V("early", 1), END };
 static const struct tlbgen_choice_value place_v[] = {
 	V("flush_tlb_mm_range", CEILING_IN_FLUSH_TLB_MM_RANGE),
 	V("get_flush_tlb_info", CEILING_IN_GET_FLUSH_TLB_INFO), END };
@@ -62,7 +63,10 @@ static const struct tlbgen_choice choices[] = {
 	C("trim_cpumask", trim, trim_v,
 	  "IPI CPUs that left the mm once per HZ (6db2526c1d69)"),
 	C("loaded_mm_switching", switching, onoff_v,
-	  "write LOADED_MM_SWITCHING first and IPI switching CPUs (fea4e317f9e7)"),
+	  "should_flush_tlb() IPIs a CPU whose loaded_mm is LOADED_MM_SWITCHING, after smp_rmb() (fea4e317f9e7)"),
+	C("switching_write", switching_early, place_sw_v,
+	  "LOADED_MM_SWITCHING written after choose_new_asid (late) or before the tlb_gen read (early; "
+	  "the order stable trees lacked, Stephen Dolan, Oct 2025)"),
 	C("switch_mm_barrier", switch_mm_barrier, onoff_v,
 	  "smp_mb() in switch_mm when the cpumask bit is already set (83b0177a6c48)"),
 	C("ceiling_place", ceiling_place, place_v,
@@ -81,7 +85,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	/* Nadav Amit's baseline "v5.17+": with the d39268ad24c0 revert. */
 	{ "v5.17", NULL,
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
-	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,"
+	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
 	  "switch_mm_barrier=off,ceiling_place=flush_tlb_mm_range,"
 	  "tlb_single_page_flush_ceiling=33" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
@@ -91,7 +95,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.14", "v6.0",
 	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz" },
 	{ "latest", "v6.14",
-	  "loaded_mm_switching=on,switch_mm_barrier=on,ceiling_place=get_flush_tlb_info" },
+	  "loaded_mm_switching=on,switching_write=early,switch_mm_barrier=on,"
+	  "ceiling_place=get_flush_tlb_info" },
 };
 
 #define TLBGEN_MAX_USER_PROFILES 64
