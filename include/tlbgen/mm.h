@@ -33,7 +33,7 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
  */
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm);
 
-/* tlbgen_mm__ctx_id - the mm's context id (init_mm has 1), 0 for NULL. */
+/* tlbgen_mm__ctx_id - the mm's context id (init_mm has 1), 0 for NULL. Thread-safe. */
 TLBGEN_API uint64_t tlbgen_mm__ctx_id(const struct tlbgen_mm *mm);
 
 /*
@@ -54,10 +54,13 @@ TLBGEN_API int tlbgen_mm__next_trim_cpumask(const struct tlbgen_mm *mm, uint64_t
  */
 TLBGEN_API int tlbgen_mm__cpumask_test(const struct tlbgen_mm *mm, unsigned int cpu);
 
-/* tlbgen_mm__cpumask_weight - number of CPUs set in mm_cpumask, or -EINVAL. */
+/*
+ * tlbgen_mm__cpumask_weight - number of CPUs set in mm_cpumask, or -EINVAL.
+ * Thread-safe (a racy snapshot while CPUs switch).
+ */
 TLBGEN_API int tlbgen_mm__cpumask_weight(const struct tlbgen_mm *mm);
 
-/* tlbgen_mm__nr_pages - size of the page table, 0 for NULL. */
+/* tlbgen_mm__nr_pages - size of the page table, 0 for NULL. Thread-safe. */
 TLBGEN_API unsigned long tlbgen_mm__nr_pages(const struct tlbgen_mm *mm);
 
 /*

@@ -58,7 +58,8 @@ TLBGEN_API int tlbgen_oracle__violation(const struct tlbgen_system *sys, unsigne
 
 /*
  * tlbgen_oracle__format - write a readable trace of violation `v` into buf
- * (snprintf semantics). Returns the length it needed, or -EINVAL.
+ * (snprintf semantics). Returns the length it needed, or -EINVAL (NULL v,
+ * NULL buf with len > 0). Thread-safe (touches only its arguments).
  */
 TLBGEN_API int tlbgen_oracle__format(const struct tlbgen_violation *v, char *buf, size_t len);
 
@@ -70,7 +71,10 @@ TLBGEN_API int tlbgen_oracle__format(const struct tlbgen_violation *v, char *buf
  */
 TLBGEN_API int tlbgen_oracle__audit_cpu(struct tlbgen_system *sys, unsigned int cpu);
 
-/* tlbgen_oracle__reset - forget recorded violations. -EINVAL for NULL. */
+/*
+ * tlbgen_oracle__reset - forget recorded violations. -EINVAL for NULL.
+ * Thread-safe, but a violation recorded concurrently may survive the reset.
+ */
 TLBGEN_API int tlbgen_oracle__reset(struct tlbgen_system *sys);
 
 #ifdef __cplusplus

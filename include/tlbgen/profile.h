@@ -45,7 +45,10 @@ struct tlbgen_gen_reader;
 /*
  * tlbgen_read_mm_tlb_gen - atomic64_read(&loaded_mm->context.tlb_gen) from
  * inside a flush_decide function: counted (TLBGEN_STAT_TLB_GEN_READ) and
- * traced as a read of the mm's tlb_gen cacheline. Thread-safe.
+ * traced as a read of the mm's tlb_gen cacheline. The first call reads; later
+ * calls in the same decision return the same value uncounted (the kernel
+ * reads it into a local variable once). Returns 0 for a NULL reader.
+ * Only valid during the flush_decide call it was handed to, on that CPU.
  */
 TLBGEN_API uint64_t tlbgen_read_mm_tlb_gen(struct tlbgen_gen_reader *r);
 
@@ -69,14 +72,28 @@ enum tlbgen_ipi_verdict {
 
 struct tlbgen_ipi_target;
 
-/* Accessors for an IPI condition: each is one load of the target's state
- * (or of flush_tlb_info), in the order the function calls them. */
+/*
+ * Accessors for an IPI condition, each one load of the target's state (or of
+ * flush_tlb_info), traced as a read by the initiator in the order the
+ * condition calls them (loaded_mm is loaded once per target and reused):
+ *  tlbgen_ipi_target__is_lazy - cpu_tlbstate_shared.is_lazy of the target;
+ *  tlbgen_ipi_target__loaded_mm_is_target - its loaded_mm == f->mm;
+ *  tlbgen_ipi_target__loaded_mm_is_switching - its loaded_mm ==
+ *    LOADED_MM_SWITCHING (fea4e317f9e7);
+ *  tlbgen_ipi_target__flush_has_mm - f->mm != NULL (not a batch or kernel
+ *    flush);
+ *  tlbgen_ipi_target__trim_cpumask - f->trim_cpumask, the initiator's
+ *    should_trim_cpumask() verdict for this flush (6db2526c1d69);
+ *  tlbgen_ipi_target__smp_rmb - smp_rmb() between two of the loads above.
+ * A NULL target reads as false. Only valid during the ipi_cond call it was
+ * handed to, on the initiating CPU's thread.
+ */
 TLBGEN_API bool tlbgen_ipi_target__is_lazy(struct tlbgen_ipi_target *t);
 TLBGEN_API bool tlbgen_ipi_target__loaded_mm_is_target(struct tlbgen_ipi_target *t);
 TLBGEN_API bool tlbgen_ipi_target__loaded_mm_is_switching(struct tlbgen_ipi_target *t);
 TLBGEN_API bool tlbgen_ipi_target__flush_has_mm(struct tlbgen_ipi_target *t);
 TLBGEN_API bool tlbgen_ipi_target__trim_cpumask(struct tlbgen_ipi_target *t);
-/* smp_rmb() between two of the loads above. */
+/* tlbgen_ipi_target__smp_rmb: see above. */
 TLBGEN_API void tlbgen_ipi_target__smp_rmb(struct tlbgen_ipi_target *t);
 
 typedef enum tlbgen_ipi_verdict (*tlbgen_ipi_cond_fn)(struct tlbgen_ipi_target *t, void *priv);
@@ -101,7 +118,12 @@ TLBGEN_API int tlbgen_policy_register(const char *name, const char *base,
 				      const char *choices,
 				      const struct tlbgen_policy_ops *ops);
 
-/* tlbgen_policy_unregister - remove a user profile. -ENOENT, -EPERM for a built-in. */
+/*
+ * tlbgen_policy_unregister - remove user profile `name`. Systems already
+ * running it keep their copy (and its ops: keep the functions loaded).
+ * Errors: -EINVAL (NULL), -ENOENT (not registered), -EPERM (a built-in).
+ * Process-wide; thread-safe.
+ */
 TLBGEN_API int tlbgen_policy_unregister(const char *name);
 
 /*
@@ -122,31 +144,45 @@ TLBGEN_API int tlbgen_choice_values(const char *choice, const char **values, siz
  * tlbgen_system__set_profile - switch the system to profile `name`
  * (resets the ceiling to the profile's). Errors: -EINVAL, -ENOENT (valid
  * names printed), -EBUSY while a flush is in flight or threads are attached.
+ * Not thread-safe against other calls on the same system (policy is changed
+ * only while no CPU runs, which -EBUSY enforces).
  */
 TLBGEN_API int tlbgen_system__set_profile(struct tlbgen_system *sys, const char *name);
 
 /*
  * tlbgen_system__set_choice - set one choice ("mm_tlb_gen_read", "never").
- * Errors: -EINVAL, -ENOENT (valid keys or values printed), -EBUSY as above.
+ * Errors: -EINVAL (NULL, or a bad integer), -ENOENT (valid keys or values
+ * printed), -EBUSY as above. Thread-safety as tlbgen_system__set_profile().
  */
 TLBGEN_API int tlbgen_system__set_choice(struct tlbgen_system *sys, const char *choice,
 					 const char *value);
 
 /*
  * tlbgen_system__set_choices - several at once, "k=v,k=v". All or nothing.
+ * Errors and thread-safety as tlbgen_system__set_choice().
  */
 TLBGEN_API int tlbgen_system__set_choices(struct tlbgen_system *sys, const char *choices);
 
-/* tlbgen_system__get_choice - the current value name of `choice`, or NULL. */
+/*
+ * tlbgen_system__get_choice - the current value name of `choice`, or NULL
+ * for a NULL argument or an unknown choice. Integer choices are formatted
+ * into a thread-local buffer, valid until the thread's next call.
+ * Thread-safe.
+ */
 TLBGEN_API const char *tlbgen_system__get_choice(const struct tlbgen_system *sys,
 						 const char *choice);
 
-/* tlbgen_system__profile - name of the profile last selected, or NULL. */
+/*
+ * tlbgen_system__profile - name of the profile last selected (owned by the
+ * system), or NULL for a NULL system. Thread-safe.
+ */
 TLBGEN_API const char *tlbgen_system__profile(const struct tlbgen_system *sys);
 
 /*
  * tlbgen_system__describe_policy - write "k=v,k=v..." for every choice into
- * buf (snprintf semantics). Returns the length needed, or -EINVAL.
+ * buf (snprintf semantics), plus ",user_ops=..." when the profile has user
+ * functions. Returns the length needed, or -EINVAL (NULL system, NULL buf
+ * with len > 0). Thread-safe.
  */
 TLBGEN_API int tlbgen_system__describe_policy(const struct tlbgen_system *sys, char *buf,
 					      size_t len);

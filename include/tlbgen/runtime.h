@@ -40,16 +40,22 @@ TLBGEN_API int tlbgen_cpu__attach(struct tlbgen_system *sys, unsigned int cpu);
 /*
  * tlbgen_cpu__detach - the calling thread stops being `cpu`. Pending IPIs are
  * serviced first. Errors: -EINVAL, -EPERM (not this thread's CPU).
+ * Called by the attached thread itself.
  */
 TLBGEN_API int tlbgen_cpu__detach(struct tlbgen_system *sys, unsigned int cpu);
 
 /*
  * tlbgen_poll - an IRQ-enable point: service the calling CPU's incoming
- * IPIs. Returns the number of callbacks run. Errors: -EINVAL, -EPERM.
+ * IPIs. Returns the number of callbacks run. Errors: -EINVAL, -EPERM (the
+ * caller is not the thread attached as `cpu`). Called by that thread.
  */
 TLBGEN_API int tlbgen_poll(struct tlbgen_system *sys, unsigned int cpu);
 
-/* tlbgen_this_cpu - the CPU id the calling thread is attached as in `sys`, or -ENOENT. */
+/*
+ * tlbgen_this_cpu - the CPU id the calling thread is attached as in `sys`,
+ * or -ENOENT (not attached, or NULL sys). Thread-safe (reads thread-local
+ * state).
+ */
 TLBGEN_API int tlbgen_this_cpu(const struct tlbgen_system *sys);
 
 #ifdef __cplusplus

@@ -51,7 +51,7 @@ enum tlbgen_stat {
 	TLBGEN_STAT_NR
 };
 
-/* tlbgen_stat_name - short name of a counter ("ipi_sent"), NULL if out of range. */
+/* tlbgen_stat_name - short name of a counter ("ipi_sent"), NULL if out of range. Thread-safe. */
 TLBGEN_API const char *tlbgen_stat_name(enum tlbgen_stat stat);
 
 /*
@@ -61,13 +61,21 @@ TLBGEN_API const char *tlbgen_stat_name(enum tlbgen_stat stat);
 TLBGEN_API int tlbgen_stats__cpu(const struct tlbgen_system *sys, unsigned int cpu,
 				 uint64_t *out, size_t n);
 
-/* tlbgen_stats__system - the sum over all CPUs; same contract. */
+/* tlbgen_stats__system - the sum over all CPUs; same contract as tlbgen_stats__cpu(). */
 TLBGEN_API int tlbgen_stats__system(const struct tlbgen_system *sys, uint64_t *out, size_t n);
 
-/* tlbgen_stats__mm - the counters of events on `mm`, summed over CPUs. */
+/*
+ * tlbgen_stats__mm - the counters of events on `mm`, summed over CPUs;
+ * same contract as tlbgen_stats__cpu() (all zero on a TLBGEN_SYS_NO_STATS
+ * system).
+ */
 TLBGEN_API int tlbgen_stats__mm(const struct tlbgen_mm *mm, uint64_t *out, size_t n);
 
-/* tlbgen_stats__reset - zero every CPU's and mm's counters. -EINVAL for NULL. */
+/*
+ * tlbgen_stats__reset - zero every CPU's and mm's counters. -EINVAL for NULL.
+ * Thread-safe, but events counted concurrently may survive the reset: call
+ * it while no CPU runs operations for exact numbers.
+ */
 TLBGEN_API int tlbgen_stats__reset(struct tlbgen_system *sys);
 
 #ifdef __cplusplus

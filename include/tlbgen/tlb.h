@@ -11,6 +11,9 @@
  *           (stepped mode; deliver the IPIs first);
  *  -EPERM   threaded mode, calling thread is not attached as `cpu`.
  *
+ * Thread-safety: in stepped mode one host thread drives the system; in
+ * threaded mode each CPU's operations run on the thread attached as it.
+ *
  * Flushes return 0 once dispatched. In threaded mode they also have waited
  * for every target; in stepped mode the initiator may be left waiting
  * (tlbgen_cpu__is_waiting()) until the host delivers the IPIs.
@@ -71,13 +74,13 @@ TLBGEN_API int tlbgen_flush_tlb_kernel_range(struct tlbgen_system *sys, unsigned
 
 /*
  * tlbgen_set_tlb_single_page_flush_ceiling - the debugfs file
- * tlb_single_page_flush_ceiling: -EINVAL for a negative value, 0 allowed.
- * Policy state: -EBUSY while a flush is in flight (stepped) or CPUs are
- * attached (threaded).
+ * tlb_single_page_flush_ceiling: -EINVAL for NULL or a negative value, 0
+ * allowed. Policy state: -EBUSY while a flush is in flight (stepped) or CPUs
+ * are attached (threaded). Not thread-safe against other calls on `sys`.
  */
 TLBGEN_API int tlbgen_set_tlb_single_page_flush_ceiling(struct tlbgen_system *sys,
 							 long pages);
-/* tlbgen_get_tlb_single_page_flush_ceiling - current value, or -EINVAL. */
+/* tlbgen_get_tlb_single_page_flush_ceiling - current value, or -EINVAL. Thread-safe. */
 TLBGEN_API long tlbgen_get_tlb_single_page_flush_ceiling(const struct tlbgen_system *sys);
 
 /* CPU state, as the kernel's per-CPU variables ---------------------------- */
@@ -100,8 +103,8 @@ TLBGEN_API int tlbgen_cpu__tlbstate(const struct tlbgen_system *sys, unsigned in
 				    struct tlbgen_cpu_tlbstate *out);
 
 /*
- * tlbgen_cpu__loaded_mm - 1 if `cpu` has `mm` loaded (NULL: init_mm), 0 if
- * not, -EINVAL. Thread-safe.
+ * tlbgen_cpu__loaded_mm_is - 1 if `cpu` has `mm` loaded (NULL: init_mm), 0
+ * if not, -EINVAL (NULL system, cpu out of range). Thread-safe.
  */
 TLBGEN_API int tlbgen_cpu__loaded_mm_is(const struct tlbgen_system *sys, unsigned int cpu,
 					const struct tlbgen_mm *mm);

@@ -23,7 +23,11 @@ struct tlbgen_tlbbatch;
 TLBGEN_API int tlbgen_tlbbatch__create(struct tlbgen_system *sys,
 				       struct tlbgen_tlbbatch **out);
 
-/* tlbgen_tlbbatch__destroy - free a batch; -EINVAL for NULL, -EBUSY if its flush is in flight. */
+/*
+ * tlbgen_tlbbatch__destroy - free a batch; pending (unflushed) entries are
+ * dropped. -EINVAL for NULL, -EBUSY if its flush is in flight. Not
+ * thread-safe against other uses of the batch.
+ */
 TLBGEN_API int tlbgen_tlbbatch__destroy(struct tlbgen_tlbbatch *batch);
 
 /*
@@ -45,7 +49,7 @@ TLBGEN_API int tlbgen_arch_tlbbatch_add_pending(struct tlbgen_system *sys, unsig
 TLBGEN_API int tlbgen_arch_tlbbatch_flush(struct tlbgen_system *sys, unsigned int cpu,
 					  struct tlbgen_tlbbatch *batch);
 
-/* tlbgen_tlbbatch__cpumask_weight - CPUs in the batch mask, or -EINVAL. */
+/* tlbgen_tlbbatch__cpumask_weight - CPUs in the batch mask, or -EINVAL. Owner thread only. */
 TLBGEN_API int tlbgen_tlbbatch__cpumask_weight(const struct tlbgen_tlbbatch *batch);
 
 #ifdef __cplusplus

@@ -25,7 +25,8 @@ TLBGEN_API const char *tlbgen_version(void);
 
 /*
  * tlbgen_version_number - TLBGEN_VERSION_NUMBER of the loaded library, to be
- * compared with the one the program was compiled against. Thread-safe.
+ * compared with the one the program was compiled against (same major: the
+ * ABI is compatible). Never fails. Thread-safe.
  */
 TLBGEN_API unsigned int tlbgen_version_number(void);
 
