@@ -15,5 +15,6 @@
 #include <tlbgen/oracle.h>
 #include <tlbgen/stats.h>
 #include <tlbgen/trace.h>
+#include <tlbgen/coherence.h>
 
 #endif
