@@ -261,6 +261,9 @@ int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int
 			cds_wfcq_enqueue(&c->queue.head, &c->queue.tail, &v[i]->node);
 		}
 		if (hit) {
+			/* Re-init before the owner can re-enqueue it: enqueue never
+			 * clears ->next, and a stale one links to old successors. */
+			cds_wfcq_node_init(&hit->node);
 			tlbgen__run_csd(sys, cpu, hit);
 			ran = 1;
 		}
