@@ -14,14 +14,32 @@ static const struct bench_cmd cmds[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tlbgen-bench [WORKLOAD [options]]\n\nworkloads:\n");
+	fprintf(f, "usage: tlbgen-bench [--plugin PATH]... [WORKLOAD [options]]\n\nworkloads:\n");
 	for (const struct bench_cmd *c = cmds; c->name; c++)
 		fprintf(f, "  %-12s %s\n", c->name, c->summary);
 	fprintf(f, "\n'tlbgen-bench WORKLOAD --help' documents each workload.\n");
 }
 
+/* bench/plugin.c: dlopen() PATH, which registers user policies. */
+int bench_plugin_load(const char *path);
+
 int main(int argc, char **argv)
 {
+	/* Global options, before the workload: --plugin PATH (repeatable). */
+	while (argc >= 2 && !strncmp(argv[1], "--plugin", 8)) {
+		const char *path = argv[1][8] == '=' ? argv[1] + 9 : argc >= 3 ? argv[2] : NULL;
+		int used = argv[1][8] == '=' ? 1 : 2;
+
+		if ((argv[1][8] && argv[1][8] != '=') || !path) {
+			usage(stderr);
+			return 2;
+		}
+		if (bench_plugin_load(path))
+			return 2;
+		argv[used] = argv[0];
+		argv += used;
+		argc -= used;
+	}
 	if (argc < 2) {
 		if (!cmds[0].name) {
 			usage(stderr);

@@ -11,7 +11,7 @@
  * early return.
  *
  * The port is written from the patch description alone, as a flush_decide
- * callback, and registered on top of the built-in `v5.17` profile: every
+ * callback (port_policy.h, shared with bench_plugin.c), and registered on top of the built-in `v5.17` profile: every
  * other part of the policy (IPI condition, cpumask handling, ceiling) falls
  * back to v5.17. One run then A/Bs it against the built-in `v5.17` on the
  * same seeded workload, shows that the patch without its fix loses flushes
@@ -24,55 +24,8 @@
  */
 #include <inttypes.h>
 
+#include "port_policy.h"
 #include "workload.h"
-
-struct port_priv {
-	bool guard;		/* 8f1d56f64f8d applied */
-	uint64_t vm_warns;	/* the VM_WARN_ON()s 8f1d56f64f8d adds */
-};
-
-/*
- * flush_tlb_func()'s decision after the patch. The library has already done
- * the parts that precede it in the kernel (wrong mm, init_mm, lazy) and will
- * do the flush the verdict asks for, then set local_tlb_gen = *new_local.
- */
-static enum tlbgen_flush_verdict port_flush_decide(const struct tlbgen_flush_req *req,
-						   struct tlbgen_gen_reader *r,
-						   uint64_t *new_local, void *priv)
-{
-	struct port_priv *pp = priv;
-	uint64_t mm_tlb_gen;
-
-	/*
-	 * aa44284960: the TLB is already up to date with respect to the
-	 * requested generation; looking at mm_tlb_gen would only pull its
-	 * contended cacheline. 8f1d56f64f8d: generation 0 means "no
-	 * generation" (batched unmap, kernel range), never "already done".
-	 */
-	if ((!pp->guard || req->new_tlb_gen != TLBGEN_TLB_GENERATION_INVALID) &&
-	    req->new_tlb_gen <= req->local_tlb_gen)
-		return TLBGEN_VERDICT_SKIP;
-
-	/* Defer the mm_tlb_gen read as long as possible. */
-	mm_tlb_gen = tlbgen_read_mm_tlb_gen(r);
-	if (req->local_tlb_gen == mm_tlb_gen)
-		return TLBGEN_VERDICT_UP_TO_DATE;
-
-	/* Both flushes below bring this CPU up to the mm's generation. */
-	*new_local = mm_tlb_gen;
-	/*
-	 * Partial only if this request is the one step from local (every
-	 * earlier flush is done) and no later one is in flight.
-	 */
-	if (req->end != TLBGEN_TLB_FLUSH_ALL && req->new_tlb_gen == req->local_tlb_gen + 1 &&
-	    req->new_tlb_gen == mm_tlb_gen) {
-		/* 8f1d56f64f8d: a partial flush needs a generation and an mm. */
-		if (req->new_tlb_gen == TLBGEN_TLB_GENERATION_INVALID || !req->has_mm)
-			pp->vm_warns++;
-		return TLBGEN_VERDICT_PARTIAL;
-	}
-	return TLBGEN_VERDICT_FULL;
-}
 
 static struct port_priv fixed = { .guard = true }, unfixed = { .guard = false };
 
