@@ -28,4 +28,118 @@ void bench_min_med_max(const double *v, size_t n, double *min, double *med, doub
 /* Print non-zero counters of `st` as "name=value" on one line to f. */
 void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st);
 
+/* Policies ----------------------------------------------------------------
+ * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
+ * The second form is registered as a user profile (tlbgen_policy_register)
+ * under a generated name; `label` keeps the spec for printing. */
+struct bench_policy {
+	char label[160];
+	char name[48];		/* profile name to pass to tlbgen */
+};
+/* Returns 0, or -errno after the library printed the valid names. */
+int bench_policy_parse(const char *spec, struct bench_policy *out);
+
+/* Statistics --------------------------------------------------------------- */
+/* mean and sample standard deviation */
+void bench_mean_sd(const double *v, size_t n, double *mean, double *sd);
+/* Two-sided p-value of Welch's unequal-variance t-test (NAN if n < 2). */
+double bench_welch_p(const double *a, size_t na, const double *b, size_t nb);
+/* Student's t CDF with `df` (real) degrees of freedom. */
+double bench_t_cdf(double t, double df);
+
+/* Machine ------------------------------------------------------------------ */
+/* CPUs this process may run on (sched_getaffinity), filled into cpus[]. */
+int bench_allowed_cpus(int *cpus, int max);
+/* Pin the calling thread to one real CPU. */
+int bench_pin_self(int cpu);
+/* Sum of idle and total jiffies of the "cpu" line of /proc/stat (0 if unreadable). */
+void bench_proc_stat(uint64_t *idle, uint64_t *total);
+
+/* Hardware counters through perf_event_open, inherited by threads created
+ * after bench_hw_start(). Without a PMU, `ok` stays false and a note is
+ * printed once to stderr. */
+enum { BENCH_HW_CYCLES, BENCH_HW_INSTRUCTIONS, BENCH_HW_CACHE_MISSES, BENCH_HW_NR };
+struct bench_hw {
+	int fd[BENCH_HW_NR];
+	bool ok;
+	uint64_t val[BENCH_HW_NR];
+};
+void bench_hw_start(struct bench_hw *hw);
+void bench_hw_stop(struct bench_hw *hw);
+extern const char *const bench_hw_names[BENCH_HW_NR];
+
+/* Progress on stderr (a single rewritten line when stderr is a terminal). */
+void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void bench_progress_done(void);
+
+/* JSON string escaping for the --json writers. */
+void bench_json_str(FILE *f, const char *s);
+
+/* Workloads (will-it-scale shapes, bench/wis.c) ----------------------------- */
+struct bench_wis_workload {
+	const char *name;		/* tlb_flush1 ... */
+	const char *desc;		/* will-it-scale's description string */
+	unsigned long region_pages;	/* pages mapped per task before munmap */
+	bool flush_per_op;		/* MADV_DONTNEED + 1-page flush each op */
+};
+const struct bench_wis_workload *bench_wis_find(const char *name);
+extern const struct bench_wis_workload bench_wis_workloads[];
+
+/* One timed threaded round of a workload. */
+struct bench_round_opts {
+	const struct bench_wis_workload *wl;
+	const char *profile;		/* tlbgen profile name */
+	unsigned int tasks;
+	bool processes;			/* one mm per task instead of one shared */
+	unsigned int duration_ms;
+	unsigned int sample_ms;		/* will-it-scale per-"second" samples */
+	const int *cpus;		/* real CPUs to pin task i to: cpus[i % nr_cpus] */
+	int nr_cpus;
+	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
+	bool hw;			/* open perf counters */
+};
+struct bench_round_result {
+	double seconds;
+	uint64_t ops;
+	double ops_per_sec;
+	/* per sample: ops/s of the slowest, fastest task and the total */
+	unsigned int nr_samples;
+	uint64_t *smin, *smax, *stotal;	/* malloc'ed, nr_samples each */
+	uint64_t stats[TLBGEN_STAT_NR];
+	uint64_t remote_reads, local_reads;	/* trace_reads only */
+	long violations;
+	double idle_pct;
+	struct bench_hw hw;
+};
+int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result *r);
+void bench_round_result_free(struct bench_round_result *r);
+
+/* The stepped coherence account of one workload under one profile. */
+struct bench_mesi_result {
+	uint64_t flushes;		/* flush_initiated */
+	uint64_t ops;
+	uint64_t transfers;		/* every line */
+	uint64_t line_transfers[TLBGEN_LINE_NR];
+	struct tlbgen_coherence_counts tlb_gen;	/* the mm's tlb_gen line */
+	uint64_t remote_reads, local_reads;
+	uint64_t stats[TLBGEN_STAT_NR];
+	long violations;
+};
+int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, unsigned int cpus,
+		   uint64_t ops, uint64_t seed, struct bench_mesi_result *r);
+
+/* Comparison driver (bench/compare.c) -------------------------------------- */
+/* Parse options and run `wl` over the policies; `seed000` sets the no-argument
+ * defaults (v5.17 and v6.0, tasks 1..nproc, plot in the cwd). */
+int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000);
+
+/* Workload entry points */
+int bench_seed000_main(int argc, char **argv);
+int bench_tlb_flush1_main(int argc, char **argv);
+int bench_tlb_flush2_main(int argc, char **argv);
+int bench_tlb_flush3_main(int argc, char **argv);
+int bench_page_fault3_main(int argc, char **argv);
+int bench_mesi_main(int argc, char **argv);
+int bench_lazy_main(int argc, char **argv);
+
 #endif

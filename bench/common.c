@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* bench/common.c - helpers shared by the workloads of tlbgen-bench. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -44,4 +52,295 @@ void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st)
 			fprintf(f, " %s=%llu", tlbgen_stat_name((enum tlbgen_stat)i),
 				(unsigned long long)st[i]);
 	fputc('\n', f);
+}
+
+/* Policies ----------------------------------------------------------------- */
+
+int bench_policy_parse(const char *spec, struct bench_policy *out)
+{
+	static unsigned int seq;
+	const char *colon;
+	char base[48];
+	int err;
+
+	if (!spec || !*spec || strlen(spec) >= sizeof(out->label))
+		return -EINVAL;
+	snprintf(out->label, sizeof(out->label), "%s", spec);
+	colon = strchr(spec, ':');
+	if (!colon) {
+		const char *names[128];
+		int n = tlbgen_profile_names(names, 128);
+
+		for (int i = 0; i < n && i < 128; i++)
+			if (!strcmp(names[i], spec)) {
+				snprintf(out->name, sizeof(out->name), "%s", spec);
+				return 0;
+			}
+		fprintf(stderr, "tlbgen-bench: unknown profile '%s'; known:", spec);
+		for (int i = 0; i < n && i < 128; i++)
+			fprintf(stderr, " %s", names[i]);
+		fputc('\n', stderr);
+		return -ENOENT;
+	}
+	if ((size_t)(colon - spec) >= sizeof(base) || colon == spec)
+		return -EINVAL;
+	memcpy(base, spec, (size_t)(colon - spec));
+	base[colon - spec] = 0;
+	snprintf(out->name, sizeof(out->name), "bench-%u-%d", seq++, (int)getpid());
+	err = tlbgen_policy_register(out->name, base, colon + 1, NULL);
+	return err;
+}
+
+/* Statistics --------------------------------------------------------------- */
+
+void bench_mean_sd(const double *v, size_t n, double *mean, double *sd)
+{
+	double s = 0, q = 0;
+
+	*mean = *sd = 0;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	*mean = s / (double)n;
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		q += (v[i] - *mean) * (v[i] - *mean);
+	*sd = sqrt(q / (double)(n - 1));
+}
+
+/*
+ * Regularized incomplete beta I_x(a, b) by Lentz's continued fraction,
+ * using the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) where it converges slowly.
+ */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-14;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+static double ibeta(double a, double b, double x)
+{
+	double bt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+double bench_t_cdf(double t, double df)
+{
+	double x, tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	x = df / (df + t * t);
+	tail = 0.5 * ibeta(df / 2, 0.5, x);	/* P(T > |t|) */
+	return t > 0 ? 1 - tail : tail;
+}
+
+double bench_welch_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double ma, sa, mb, sb, va, vb, se2, t, df;
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	bench_mean_sd(a, na, &ma, &sa);
+	bench_mean_sd(b, nb, &mb, &sb);
+	va = sa * sa / (double)na;
+	vb = sb * sb / (double)nb;
+	se2 = va + vb;
+	if (se2 <= 0)
+		return ma == mb ? 1 : 0;
+	t = (ma - mb) / sqrt(se2);
+	/* Welch-Satterthwaite degrees of freedom. */
+	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	return 2 * (1 - bench_t_cdf(fabs(t), df));
+}
+
+/* Machine ------------------------------------------------------------------ */
+
+int bench_allowed_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		cpus[0] = 0;
+		return 1;
+	}
+	for (int i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cpus[n++] = i;
+	if (!n)
+		cpus[n++] = 0;
+	return n;
+}
+
+int bench_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+void bench_proc_stat(uint64_t *idle, uint64_t *total)
+{
+	unsigned long long v[10] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	*idle = *total = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) >= 4) {
+		for (int i = 0; i < 8; i++)	/* guest time is already in user */
+			*total += v[i];
+		*idle = v[3] + v[4];
+	}
+	fclose(f);
+}
+
+const char *const bench_hw_names[BENCH_HW_NR] = { "cycles", "instructions", "cache_misses" };
+
+static int perf_open(uint64_t config)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = config;
+	a.inherit = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void bench_hw_start(struct bench_hw *hw)
+{
+	static int state;	/* 0 unknown, 1 PMU, -1 none (noted once) */
+	static const uint64_t cfg[BENCH_HW_NR] = { PERF_COUNT_HW_CPU_CYCLES,
+		PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CACHE_MISSES };
+
+	memset(hw, 0, sizeof(*hw));
+	for (int i = 0; i < BENCH_HW_NR; i++)
+		hw->fd[i] = -1;
+	if (state < 0)
+		return;
+	for (int i = 0; i < BENCH_HW_NR; i++) {
+		hw->fd[i] = perf_open(cfg[i]);
+		if (hw->fd[i] < 0) {
+			int e = errno;
+
+			for (int j = 0; j < i; j++)
+				close(hw->fd[j]);
+			for (int j = 0; j < BENCH_HW_NR; j++)
+				hw->fd[j] = -1;
+			if (!state)
+				fprintf(stderr, "tlbgen-bench: note: no hardware PMU here "
+					"(perf_event_open %s: %s); cycles/instructions/"
+					"cache-misses are skipped\n", bench_hw_names[i], strerror(e));
+			state = -1;
+			return;
+		}
+	}
+	state = 1;
+	hw->ok = true;
+}
+
+void bench_hw_stop(struct bench_hw *hw)
+{
+	for (int i = 0; i < BENCH_HW_NR; i++) {
+		if (hw->fd[i] < 0)
+			continue;
+		if (read(hw->fd[i], &hw->val[i], sizeof(hw->val[i])) != sizeof(hw->val[i]))
+			hw->ok = false;
+		close(hw->fd[i]);
+		hw->fd[i] = -1;
+	}
+}
+
+/* Progress ----------------------------------------------------------------- */
+
+static bool progress_shown;
+
+void bench_progress(const char *fmt, ...)
+{
+	va_list ap;
+	bool tty = isatty(2);
+
+	va_start(ap, fmt);
+	fputs(tty ? "\r\033[K" : "", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (!tty)
+		fputc('\n', stderr);
+	va_end(ap);
+	fflush(stderr);
+	progress_shown = tty;
+}
+
+void bench_progress_done(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = false;
+}
+
+void bench_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
 }

@@ -8,6 +8,13 @@
 #include "bench.h"
 
 static const struct bench_cmd cmds[] = {
+	{ "seed000", "default (no arguments): seed 000, tlb_flush1 threads 1..nproc, v5.17 vs v6.0 + MESI", bench_seed000_main },
+	{ "tlb_flush1", "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, re-fault (policies compared)", bench_tlb_flush1_main },
+	{ "tlb_flush2", "will-it-scale tlb_flush2: same, munmap every 1 MiB", bench_tlb_flush2_main },
+	{ "tlb_flush3", "will-it-scale tlb_flush3: same as tlb_flush1 (shared file mapping)", bench_tlb_flush3_main },
+	{ "page_fault3", "will-it-scale page_fault3: write faults, munmap flush every 128 MiB", bench_page_fault3_main },
+	{ "lazy", "seed 001: IPIs to CPUs that left the mm: clear-on-switch / lazy / lazy+trim", bench_lazy_main },
+	{ "mesi", "seed 000: MESI cacheline transfers per flush, Nadav Amit's four columns", bench_mesi_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
 };
@@ -41,11 +48,12 @@ int main(int argc, char **argv)
 		argc -= used;
 	}
 	if (argc < 2) {
-		if (!cmds[0].name) {
-			usage(stderr);
-			return 2;
-		}
-		return cmds[0].main(1, (char *[]){ (char *)cmds[0].name, NULL });
+		/* No workload: the seed-000 reproduction (README quick start). */
+		for (const struct bench_cmd *c = cmds; c->name; c++)
+			if (!strcmp(c->name, "seed000"))
+				return c->main(1, (char *[]){ (char *)c->name, NULL });
+		usage(stderr);
+		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);

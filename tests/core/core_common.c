@@ -318,7 +318,7 @@ void t_workload(const struct t_wl_params *p, struct t_wl_result *out)
 
 void t_wl_print(const char *column, const struct t_wl_params *p, const struct t_wl_result *r)
 {
-	printf("%-34s %-16s %6.3f %12llu %10llu %10llu %8llu %8llu %8llu %6llu %6ld\n", column,
+	printf("%-36s %-24s %6.3f %12llu %10llu %10llu %8llu %8llu %8llu %6llu %6ld\n", column,
 	       p->choices ? p->choices : "-",
 	       r->remote_calls ? (double)r->remote_reads / (double)r->remote_calls : 0.0,
 	       (unsigned long long)r->remote_calls, (unsigned long long)r->remote_reads,

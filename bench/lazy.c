@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/lazy.c - seed 001: IPIs to CPUs that no longer run the mm.
+ *
+ * K CPUs run threads of mm A doing tlb_flush2 (write, zap, 1-page flush,
+ * re-fault). M other CPUs once ran A and now switch among other mms, like
+ * hackbench; every --revisit flushes each of them runs a task of A briefly
+ * again (in will-it-scale the threads of A block and migrate), so under the
+ * lazy cpumask it re-enters mm_cpumask(A) and leaves A still set in it.
+ * Three cpumask policies:
+ *  - clear the bit at switch-out (<= v6.13): those CPUs get no IPI;
+ *  - lazy cpumask, no trim (209954cbc7d0 alone; the IPI condition then was
+ *    still tlb_is_not_lazy): every CPU that left A since the last flush gets
+ *    one, and clears its bit in flush_tlb_func;
+ *  - lazy cpumask trimmed once per HZ (6db2526c1d69): those IPIs go out only
+ *    when should_trim_cpumask() fires, at most once per HZ per mm.
+ * Stepped mode with the virtual jiffy clock (tlbgen_clock_advance), so "per
+ * HZ" is exact and the counts are deterministic.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+struct lz_mode {
+	const char *label;
+	const char *spec;
+};
+
+static const struct lz_mode default_modes[] = {
+	{ "clear-on-switch (<= v6.13)", "v6.0" },
+	{ "lazy, untrimmed (209954cbc7d0)",
+	  "v6.0:mm_cpumask=lazy,wrong_mm=remote-clear,ipi_cond=tlb_is_not_lazy,trim_cpumask=none" },
+	{ "lazy, trimmed per HZ (6db2526c1d69)", "latest" },
+};
+
+struct lz_ctx {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *a;
+	unsigned int k, m;
+	uint64_t ipis, stale, stale_total_cap;
+	uint64_t **stamps;	/* per M CPU: jiffies of each stale IPI */
+	size_t *nstamps, *capstamps;
+	int err;
+};
+
+struct lz_result {
+	uint64_t flushes, ipis, stale, trims;
+	uint64_t max_per_cpu_hz;
+	uint64_t stats[TLBGEN_STAT_NR];
+	long violations;
+	uint64_t jiffies;
+};
+
+static void lz_ipi_send(void *ctx, unsigned int from, unsigned int to)
+{
+	struct lz_ctx *z = ctx;
+	uint64_t j = 0;
+
+	(void)from;
+	z->ipis++;
+	if (tlbgen_cpu__loaded_mm_is(z->sys, to, z->a) == 1)
+		return;
+	z->stale++;
+	if (to < z->k)
+		return;
+	to -= z->k;
+	if (z->nstamps[to] == z->capstamps[to]) {
+		size_t n = z->capstamps[to] ? 2 * z->capstamps[to] : 64;
+		uint64_t *p = realloc(z->stamps[to], n * sizeof(uint64_t));
+
+		if (!p) {
+			z->err = -ENOMEM;
+			return;
+		}
+		z->stamps[to] = p;
+		z->capstamps[to] = n;
+	}
+	tlbgen_system__jiffies(z->sys, &j);
+	z->stamps[to][z->nstamps[to]++] = j;
+}
+
+static uint64_t xs(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static int lz_run(const char *profile, unsigned int k, unsigned int m, unsigned int others,
+		  uint64_t flushes, unsigned int per_jiffy, unsigned int revisit,
+		  unsigned int switches, uint64_t seed, struct lz_result *res)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = k + m, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = profile, .seed = seed);
+	struct tlbgen_trace_ops ops = { .sz = sizeof(ops) };
+	struct lz_ctx z = { .k = k, .m = m };
+	struct tlbgen_mm **other = calloc(others, sizeof(*other));
+	const unsigned long region = 256;	/* tlb_flush2: 1 MiB per thread */
+	unsigned long *page = calloc(k, sizeof(*page));
+	uint64_t rng = seed * 0x9e3779b97f4a7c15ULL + 1;
+	int hz, err;
+
+	memset(res, 0, sizeof(*res));
+	z.stamps = calloc(m ? m : 1, sizeof(*z.stamps));
+	z.nstamps = calloc(m ? m : 1, sizeof(size_t));
+	z.capstamps = calloc(m ? m : 1, sizeof(size_t));
+	if (!other || !page || !z.stamps || !z.nstamps || !z.capstamps) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = tlbgen_system__create(&so, &z.sys);
+	if (err)
+		goto out_free;
+	hz = tlbgen_system__hz(z.sys);
+	err = tlbgen_mm__create(z.sys, region * k, &z.a);
+	for (unsigned int i = 0; !err && i < others; i++)
+		err = tlbgen_mm__create(z.sys, 16, &other[i]);
+	/* Every CPU once ran A. */
+	for (unsigned int c = 0; !err && c < k + m; c++)
+		err = tlbgen_switch_mm(z.sys, c, z.a);
+	if (err)
+		goto out;
+	ops.ipi_send = lz_ipi_send;
+	ops.ctx = &z;
+	err = tlbgen_system__set_trace(z.sys, &ops);
+	if (err)
+		goto out;
+	tlbgen_stats__reset(z.sys);
+	for (uint64_t f = 0; f < flushes && !err && !z.err; f++) {
+		unsigned int c = (unsigned int)(f % k);
+		unsigned long addr = (c * region + page[c]) << TLBGEN_PAGE_SHIFT;
+
+		/* hackbench-like: the M CPUs run A briefly, then other mms. */
+		if (f % revisit == 0)
+			for (unsigned int i = k; !err && i < k + m; i++) {
+				err = tlbgen_switch_mm(z.sys, i, z.a);
+				for (unsigned int s = 0; !err && s < switches; s++)
+					err = tlbgen_switch_mm(z.sys, i,
+							       other[xs(&rng) % others]);
+			}
+		/* One tlb_flush2 iteration on a CPU of A. */
+		if (!err)
+			err = tlbgen_access(z.sys, c, addr);
+		if (err >= 0)
+			err = tlbgen_pte_change(z.sys, c, z.a, addr);
+		if (!err)
+			err = tlbgen_flush_tlb_mm_range(z.sys, c, z.a, addr,
+							addr + TLBGEN_PAGE_SIZE,
+							TLBGEN_PAGE_SHIFT, false);
+		if (!err) {
+			int n = tlbgen_run_until_idle(z.sys);
+
+			err = n < 0 ? n : 0;
+		}
+		if (!err)
+			err = tlbgen_access(z.sys, c, addr);
+		if (err > 0)
+			err = 0;
+		if (++page[c] == region)
+			page[c] = 0;
+		if ((f + 1) % per_jiffy == 0)
+			tlbgen_clock_advance(z.sys, 1);
+	}
+	if (!err)
+		err = z.err;
+	if (err)
+		goto out;
+	tlbgen_stats__system(z.sys, res->stats, TLBGEN_STAT_NR);
+	res->flushes = res->stats[TLBGEN_STAT_FLUSH_INITIATED];
+	res->ipis = z.ipis;
+	res->stale = z.stale;
+	res->trims = res->stats[TLBGEN_STAT_TRIM_CPUMASK];
+	res->violations = tlbgen_oracle__violations(z.sys);
+	tlbgen_system__jiffies(z.sys, &res->jiffies);
+	/* The most stale IPIs one CPU took within any window of HZ jiffies. */
+	for (unsigned int i = 0; i < m; i++) {
+		size_t lo = 0;
+
+		for (size_t hi = 0; hi < z.nstamps[i]; hi++) {
+			while (z.stamps[i][hi] - z.stamps[i][lo] >= (uint64_t)hz)
+				lo++;
+			if (hi - lo + 1 > res->max_per_cpu_hz)
+				res->max_per_cpu_hz = hi - lo + 1;
+		}
+	}
+out:
+	tlbgen_system__set_trace(z.sys, NULL);
+	tlbgen_system__destroy(z.sys);
+out_free:
+	for (unsigned int i = 0; z.stamps && i < m; i++)
+		free(z.stamps[i]);
+	free(z.stamps);
+	free(z.nstamps);
+	free(z.capstamps);
+	free(other);
+	free(page);
+	return err;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: tlbgen-bench lazy [options]\n"
+"\n"
+"Seed 001: K CPUs run threads of mm A doing tlb_flush2; M other CPUs once ran\n"
+"A and now switch among other mms (hackbench-like), running a task of A\n"
+"briefly every --revisit flushes. Stepped mode, virtual jiffies: counts are\n"
+"exact and deterministic. Compares, by default:\n"
+"  clear-on-switch (<= v6.13)           v6.0\n"
+"  lazy, untrimmed (209954cbc7d0)       v6.0:mm_cpumask=lazy,wrong_mm=remote-clear,\n"
+"                                       ipi_cond=tlb_is_not_lazy,trim_cpumask=none\n"
+"  lazy, trimmed per HZ (6db2526c1d69)  latest\n"
+"\n"
+"options:\n"
+"  -k N               CPUs running A's flushing threads (default 2)\n"
+"  -M N               CPUs that left A (default 6)\n"
+"  -f, --flushes N    flushes (default 5000)\n"
+"      --per-jiffy N  flushes per jiffy of the virtual clock (default 1; HZ=1000)\n"
+"      --revisit N    the M CPUs run A every N flushes (default 1)\n"
+"      --others N     other mms the M CPUs switch among (default 4)\n"
+"      --switches N   switches among other mms per revisit (default 2)\n"
+"  -p, --policy SPEC  replace the three modes by these (repeatable)\n"
+"      --seed N       (default 1)\n"
+"      --json FILE    write every figure as JSON\n"
+"  -h, --help\n"
+"\n"
+"output: one row per mode: IPIs per flush, stale IPIs per flush (to CPUs\n"
+"whose loaded mm is not A when the IPI is sent), the most stale IPIs one CPU\n"
+"took in any HZ window, cpumask trims, IPIs skipped (not loaded / trim not\n"
+"due), oracle violations; then the expectation. Exit 1 on violations.\n");
+}
+
+int bench_lazy_main(int argc, char **argv)
+{
+	enum { O_PJ = 256, O_REV, O_OTH, O_SW, O_SEED, O_JSON };
+	static const struct option lo[] = {
+		{ "flushes", required_argument, NULL, 'f' },
+		{ "per-jiffy", required_argument, NULL, O_PJ },
+		{ "revisit", required_argument, NULL, O_REV },
+		{ "others", required_argument, NULL, O_OTH },
+		{ "switches", required_argument, NULL, O_SW },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_policy pol[16];
+	const char *labels[16];
+	unsigned int npol = 0, k = 2, m = 6, per_jiffy = 1, revisit = 1, others = 4, switches = 2;
+	unsigned long long flushes = 5000, seed = 1;
+	const char *json = NULL;
+	struct lz_result res[16];
+	int opt, ret = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "k:M:f:p:h", lo, NULL)) != -1) {
+		char *end = NULL;
+		unsigned long long v = 0;
+
+		if (optarg && opt != 'p' && opt != O_JSON) {
+			errno = 0;
+			v = strtoull(optarg, &end, 0);
+			if (errno || *end || end == optarg || optarg[0] == '-') {
+				usage(stderr);
+				return 2;
+			}
+		}
+		switch (opt) {
+		case 'k': if (v < 1 || v > 4096) goto bad; k = (unsigned int)v; break;
+		case 'M': if (v > 4096) goto bad; m = (unsigned int)v; break;
+		case 'f': if (v < 1 || v > 100000000) goto bad; flushes = v; break;
+		case O_PJ: if (v < 1 || v > 1000000) goto bad; per_jiffy = (unsigned int)v; break;
+		case O_REV: if (v < 1 || v > 1000000) goto bad; revisit = (unsigned int)v; break;
+		case O_OTH: if (v < 1 || v > 1024) goto bad; others = (unsigned int)v; break;
+		case O_SW: if (v > 1024) goto bad; switches = (unsigned int)v; break;
+		case O_SEED: seed = v; break;
+		case O_JSON: json = optarg; break;
+		case 'p':
+			if (npol >= 16 || bench_policy_parse(optarg, &pol[npol]))
+				goto bad;
+			labels[npol] = pol[npol].label;
+			npol++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	if (optind < argc || k + m > TLBGEN_MAX_CPUS)
+		goto bad;
+	if (!npol) {
+		for (; npol < 3; npol++) {
+			if (bench_policy_parse(default_modes[npol].spec, &pol[npol]))
+				return 1;
+			labels[npol] = default_modes[npol].label;
+		}
+	}
+	printf("## lazy (seed 001): K=%u CPUs run threads of mm A (tlb_flush2), M=%u CPUs once "
+	       "ran A and switch among %u other mms (A again every %u flush%s, %u switches); "
+	       "%llu flushes, %u per jiffy, stepped mode, virtual clock\n", k, m, others, revisit,
+	       revisit > 1 ? "es" : "", switches, flushes, per_jiffy);
+	printf("%-38s %9s %11s %12s %6s %8s %8s %5s\n", "mode", "ipi/flush", "stale/flush",
+	       "max/CPU/HZ", "trims", "sk_nold", "sk_ntrm", "viol");
+	for (unsigned int p = 0; p < npol; p++) {
+		struct lz_result *r = &res[p];
+		int err;
+
+		bench_progress("lazy: %s", labels[p]);
+		err = lz_run(pol[p].name, k, m, others, flushes, per_jiffy, revisit, switches, seed,
+			     r);
+		bench_progress_done();
+		if (err) {
+			fprintf(stderr, "tlbgen-bench lazy: %s: %s\n", labels[p], strerror(-err));
+			return 1;
+		}
+		printf("%-38s %9.3f %11.3f %12llu %6llu %8.3f %8.3f %5ld\n", labels[p],
+		       (double)r->ipis / (double)r->flushes, (double)r->stale / (double)r->flushes,
+		       (unsigned long long)r->max_per_cpu_hz, (unsigned long long)r->trims,
+		       (double)r->stats[TLBGEN_STAT_IPI_SKIP_NOT_LOADED] / (double)r->flushes,
+		       (double)r->stats[TLBGEN_STAT_IPI_SKIP_NOT_TRIMMED] / (double)r->flushes,
+		       r->violations);
+		if (r->violations)
+			ret = 1;
+	}
+	printf("  stale = IPIs to CPUs not running A when sent. Expected: 0 with clear-on-switch;\n"
+	       "  about M/revisit = %.2f per flush untrimmed; at most 1 per such CPU per HZ\n"
+	       "  (max/CPU/HZ <= 1) trimmed, i.e. <= M per %u flushes.\n",
+	       (double)m / revisit, 1000 * per_jiffy);
+	if (json) {
+		FILE *f = fopen(json, "w");
+
+		if (!f) {
+			fprintf(stderr, "tlbgen-bench: %s: %s\n", json, strerror(errno));
+			return 1;
+		}
+		fprintf(f, "{\"workload\": \"lazy\", \"k\": %u, \"m\": %u, \"others\": %u, "
+			"\"revisit\": %u, \"switches\": %u, \"flushes\": %llu, \"per_jiffy\": %u, "
+			"\"seed\": %llu, \"modes\": [", k, m, others, revisit, switches, flushes,
+			per_jiffy, seed);
+		for (unsigned int p = 0; p < npol; p++) {
+			fprintf(f, "%s\n {\"label\": ", p ? "," : "");
+			bench_json_str(f, labels[p]);
+			fprintf(f, ", \"policy\": ");
+			bench_json_str(f, pol[p].label);
+			fprintf(f, ", \"flushes\": %llu, \"ipis\": %llu, \"stale_ipis\": %llu, "
+				"\"max_stale_per_cpu_per_hz\": %llu, \"trims\": %llu, \"jiffies\": %llu, "
+				"\"violations\": %ld, \"counters\": {",
+				(unsigned long long)res[p].flushes, (unsigned long long)res[p].ipis,
+				(unsigned long long)res[p].stale,
+				(unsigned long long)res[p].max_per_cpu_hz,
+				(unsigned long long)res[p].trims, (unsigned long long)res[p].jiffies,
+				res[p].violations);
+			for (int i = 0; i < TLBGEN_STAT_NR; i++)
+				fprintf(f, "%s\"%s\": %llu", i ? ", " : "",
+					tlbgen_stat_name((enum tlbgen_stat)i),
+					(unsigned long long)res[p].stats[i]);
+			fprintf(f, "}}");
+		}
+		fprintf(f, "\n]}\n");
+		fclose(f);
+		printf("json: %s\n", json);
+	}
+	return ret;
+bad:
+	usage(stderr);
+	return 2;
+}
