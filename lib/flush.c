@@ -6,12 +6,12 @@
  */
 #include "internal.h"
 
-/* The range ceiling: (end - start) >> stride_shift > ceiling (strict, in stride units). */
+/* The range ceiling: (end - start) >> stride_shift > ceiling (strict, in stride
+ * units). The x86 case of the per-arch rule in ceiling.c. */
 static bool tlbgen__over_ceiling(const struct tlbgen_system *sys, unsigned long start,
 				 unsigned long end, unsigned int stride_shift)
 {
-	return end == TLBGEN_TLB_FLUSH_ALL ||
-	       ((end - start) >> stride_shift) > (unsigned long)sys->policy.tlb_single_page_flush_ceiling;
+	return tlbgen__x86_over_ceiling(sys, start, end, stride_shift);
 }
 
 /*

@@ -99,12 +99,28 @@ struct tlbgen_policy {
 	tlbgen_flush_decide_fn flush_decide;
 	tlbgen_ipi_cond_fn ipi_cond_fn;
 	void *priv;
+	/* Arch range ceilings and the spurious-fault rule (lib/ceiling.c, lib/fault.c). */
+	long ppc_tlb_single_page_flush_ceiling;		/* radix global (tlbie): 33 */
+	long ppc_tlb_local_single_page_flush_ceiling;	/* radix local (tlbiel): 256 */
+	long riscv_tlb_flush_all_threshold;		/* 64 */
+	long arm64_max_dvm_ops;				/* MAX_DVM_OPS = PTRS_PER_PTE: 512 */
+	int ppc_ceiling_cmp;		/* enum tlbgen_ceiling_cmp: '>' (mainline) or '>=' (RFC) */
+	int spurious_hook;		/* enum tlbgen_spurious_hook */
+	int spurious_skip_tried;	/* b7333b58f358: no spurious flush on FAULT_FLAG_TRIED */
 };
 
 int tlbgen__policy_lookup(const char *name, struct tlbgen_policy *out);
 int tlbgen__policy_apply_choices(struct tlbgen_policy *p, const char *choices);
 
 /* ---- per-CPU state --------------------------------------------------------- */
+
+/* lib/cost.c: per-CPU virtual time and lib/fault.c: per-CPU fault counters. */
+#include <tlbgen/cost.h>
+#include <tlbgen/fault.h>
+struct tlbgen_cpu_cost {
+	_Atomic uint64_t acct[TLBGEN_COST_NR];		/* enum tlbgen_cost_item */
+	_Atomic uint64_t faults[TLBGEN_FAULT_STAT_NR];	/* enum tlbgen_fault_stat */
+};
 
 struct tlbgen_mm;
 
@@ -204,6 +220,10 @@ struct tlbgen_cpu {
 	} __cacheline_aligned priv;
 
 	_Atomic uint64_t stats[TLBGEN_STAT_NR] __cacheline_aligned;
+
+	/* Cost model virtual time and fault counters (lib/cost.c, lib/fault.c):
+	 * written only by the CPU itself. */
+	struct tlbgen_cpu_cost cost __cacheline_aligned;
 };
 
 _Static_assert(sizeof(struct tlbgen_tlb_state) == 2 * TLBGEN_CACHELINE,
@@ -334,6 +354,7 @@ struct tlbgen_system {
 
 	void *rt;				/* runtime.c */
 	struct tlbgen_runtime_opts rt_opts;
+	struct tlbgen_cost_model cost_model;	/* lib/cost.c; sz == 0: the defaults */
 };
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -468,6 +489,7 @@ struct tlbgen_pte {
 	uint64_t ring[4];		/* seqs of the latest changes */
 	_Atomic uint64_t covered;	/* start seq of latest completed covering ranged flush */
 	_Atomic uint64_t covered_id;
+	atomic_uint flags;		/* fault.c: TLBGEN_PTEF_{NONE,WRITE,DIRTY,YOUNG} */
 };
 void tlbgen__oracle_flush_end(struct tlbgen_system *sys, struct tlbgen_flush_tlb_info *info);
 void tlbgen__oracle_cover_full(struct tlbgen_system *sys, struct tlbgen_mm *mm,
@@ -493,5 +515,17 @@ void tlbgen__rt_irq_enabled(struct tlbgen_system *sys, unsigned int cpu);
 /* alloc helpers (NUMA placement is the runtime's business) */
 void *tlbgen__alloc_cpu(struct tlbgen_system *sys, unsigned int cpu, size_t size);
 void tlbgen__free_cpu(void *p, size_t size);
+
+/* ceiling.c */
+bool tlbgen__x86_over_ceiling(const struct tlbgen_system *sys, unsigned long start,
+			      unsigned long end, unsigned int stride_shift);
+
+/* cost.c: charge `n` items of `what` to `cpu` (virtual time; busy-wait if asked). */
+void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
+			 enum tlbgen_cost_item what, uint64_t n);
+
+/* simtlb.c: invalidate without charging the cost model (hardware broadcast). */
+void tlbgen__tlb_invalidate_nocost(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
+				   unsigned long first_vpn, unsigned long last_vpn, bool all);
 
 #endif

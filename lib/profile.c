@@ -48,6 +48,12 @@ static const struct tlbgen_choice_value place_v[] = {
 	V("flush_tlb_mm_range", CEILING_IN_FLUSH_TLB_MM_RANGE),
 	V("get_flush_tlb_info", CEILING_IN_GET_FLUSH_TLB_INFO), END };
 
+static const struct tlbgen_choice_value ceiling_cmp_v[] = {
+	V("gt", TLBGEN_CEILING_GT), V("ge", TLBGEN_CEILING_GE), END };
+static const struct tlbgen_choice_value spurious_hook_v[] = {
+	V("generic", TLBGEN_SPURIOUS_GENERIC), V("noop", TLBGEN_SPURIOUS_NOOP),
+	V("local", TLBGEN_SPURIOUS_LOCAL), END };
+
 #define C(n, field, vals, h) { n, offsetof(struct tlbgen_policy, field), vals, h }
 static const struct tlbgen_choice choices[] = {
 	C("mm_tlb_gen_read", gen_read, gen_read_v,
@@ -73,6 +79,20 @@ static const struct tlbgen_choice choices[] = {
 	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
 	C("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling, NULL,
 	  "x86 range ceiling in stride units, strict >"),
+	C("ppc_tlb_single_page_flush_ceiling", ppc_tlb_single_page_flush_ceiling, NULL,
+	  "powerpc radix global (tlbie) ceiling in pages: 33 (debugfs)"),
+	C("ppc_tlb_local_single_page_flush_ceiling", ppc_tlb_local_single_page_flush_ceiling, NULL,
+	  "powerpc radix local (tlbiel) ceiling in pages: POWER9_TLB_SETS_RADIX * 2 = 256 (debugfs)"),
+	C("ppc_ceiling_cmp", ppc_ceiling_cmp, ceiling_cmp_v,
+	  "powerpc radix global test: gt (mainline nr_pages > ceiling) or ge (Aneesh's 2021 RFC, with 32)"),
+	C("riscv_tlb_flush_all_threshold", riscv_tlb_flush_all_threshold, NULL,
+	  "riscv: full flush if DIV_ROUND_UP(size, stride) > 64"),
+	C("arm64_max_dvm_ops", arm64_max_dvm_ops, NULL,
+	  "arm64 without FEAT_TLBIRANGE: full flush if (end - start) >= MAX_DVM_OPS * stride (512)"),
+	C("flush_tlb_fix_spurious_fault", spurious_hook, spurious_hook_v,
+	  "generic: cross-CPU flush_tlb_page; noop: x86/arm64; local: one local page (Catalin's 2020 proposal)"),
+	C("spurious_skip_tried", spurious_skip_tried, onoff_v,
+	  "skip the spurious-fault flush on FAULT_FLAG_TRIED (b7333b58f358)"),
 };
 
 struct tlbgen_profile_def {
@@ -84,6 +104,9 @@ struct tlbgen_profile_def {
 static const struct tlbgen_profile_def builtin[] = {
 	/* Nadav Amit's baseline "v5.17+": with the d39268ad24c0 revert. */
 	{ "v5.17", NULL,
+	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
+	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=64,arm64_max_dvm_ops=512,"
+	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
 	  "switch_mm_barrier=off,ceiling_place=flush_tlb_mm_range,"

@@ -83,16 +83,23 @@ static void tlb_fill(struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn,
 	};
 }
 
+static void tlb_flush_all_asid(struct tlbgen_simtlb *t, uint16_t asid)
+{
+	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
+		if (t->e[i].asid == asid)
+			t->e[i].valid = 0;
+}
+
 /* flush_tlb_local() / a flushing CR3 load: every entry of one ASID. */
 void tlbgen__tlb_flush_asid(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid)
 {
 	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
 
+	/* Cost model: the CPU executing the flush pays for it (lib/cost.c). */
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_FULL_FLUSHES, 1);
 	if (!t)
 		return;
-	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
-		if (t->e[i].asid == asid)
-			t->e[i].valid = 0;
+	tlb_flush_all_asid(t, asid);
 }
 
 static void tlb_flush_range(struct tlbgen_simtlb *t, uint16_t asid, unsigned long first,
@@ -121,9 +128,24 @@ void tlbgen__tlb_flush_one(struct tlbgen_system *sys, unsigned int cpu, uint16_t
 	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
 	unsigned long first = addr >> TLBGEN_PAGE_SHIFT;
 
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES, 1);
 	if (!t)
 		return;
 	tlb_flush_range(t, asid, first, first + (1UL << (shift - TLBGEN_PAGE_SHIFT)) - 1);
+}
+
+/* A hardware-broadcast invalidation (powerpc tlbie): the issuer pays, not us. */
+void tlbgen__tlb_invalidate_nocost(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
+				   unsigned long first_vpn, unsigned long last_vpn, bool all)
+{
+	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
+
+	if (!t)
+		return;
+	if (all)
+		tlb_flush_all_asid(t, asid);
+	else
+		tlb_flush_range(t, asid, first_vpn, last_vpn);
 }
 
 /* Kernel translations are global: one pseudo-ASID, flushed by range or whole. */
@@ -138,9 +160,12 @@ void tlbgen__tlb_flush_kernel(struct tlbgen_system *sys, unsigned int cpu, unsig
 		tlbgen__tlb_flush_asid(sys, cpu, TLBGEN_ASID_KERNEL);
 		return;
 	}
-	if (end > start)
+	if (end > start) {
+		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES,
+				    ((end - 1) >> TLBGEN_PAGE_SHIFT) - (start >> TLBGEN_PAGE_SHIFT) + 1);
 		tlb_flush_range(t, TLBGEN_ASID_KERNEL, start >> TLBGEN_PAGE_SHIFT,
 				(end - 1) >> TLBGEN_PAGE_SHIFT);
+	}
 }
 
 static struct tlbgen_mm *tlbgen__running_mm(const struct tlbgen_system *sys, unsigned int cpu)
@@ -191,6 +216,7 @@ TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsign
 		return 1;
 	}
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_MISS);
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_REFILLS, 1);
 	tlb_fill(c->priv.tlb, asid, vpn, mm->context.ctx_id,
 		 atomic_load_explicit(&mm->priv.ptes[vpn].version, memory_order_acquire));
 	return 0;

@@ -17,4 +17,7 @@
 #include <tlbgen/trace.h>
 #include <tlbgen/coherence.h>
 
+#include <tlbgen/ceiling.h>
+#include <tlbgen/cost.h>
+#include <tlbgen/fault.h>
 #endif
