@@ -77,6 +77,11 @@ enum tlbgen_trim {
 	TRIM_NONE = 0,
 	TRIM_PER_HZ,		/* 6db2526c1d69: next_trim_cpumask */
 };
+enum tlbgen_batch_arch {	/* whose arch_tlbbatch_*() hooks the rmap batch uses */
+	BATCH_ARCH_X86 = 0,
+	BATCH_ARCH_ARM64,
+	BATCH_ARCH_RISCV,
+};
 enum tlbgen_ceiling_place {
 	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */
 	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
@@ -99,6 +104,11 @@ struct tlbgen_policy {
 	tlbgen_flush_decide_fn flush_decide;
 	tlbgen_ipi_cond_fn ipi_cond_fn;
 	void *priv;
+	/* Batched unmap (mm/rmap.c + arch hooks, lib/rmap.c, lib/tlbbatch.c). */
+	int batch_arch;		/* enum tlbgen_batch_arch */
+	int no_batched_unmap;	/* !CONFIG_ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
+	int arm64_repeat_tlbi;	/* ARM64_WORKAROUND_REPEAT_TLBI: never defer */
+	int batched_pending_dsb;/* arm64 before 4b634918384c: a DSB only */
 	/* Arch range ceilings and the spurious-fault rule (lib/ceiling.c, lib/fault.c). */
 	long ppc_tlb_single_page_flush_ceiling;		/* radix global (tlbie): 33 */
 	long ppc_tlb_local_single_page_flush_ceiling;	/* radix local (tlbiel): 256 */
@@ -453,6 +463,15 @@ void tlbgen__flush_local(struct tlbgen_system *sys, unsigned int cpu,
 void tlbgen__finish_flush(struct tlbgen_system *sys, unsigned int cpu, void *arg);
 void tlbgen__begin_wait(struct tlbgen_system *sys, unsigned int cpu, tlbgen_done_fn done,
 			void *arg);
+
+/* tlbbatch.c: the arch side of the batched unmap (rmap.c is the generic side) */
+int tlbgen__arch_batch_supported(const struct tlbgen_system *sys);
+bool tlbgen__arch_tlbbatch_should_defer(struct tlbgen_system *sys, unsigned int cpu,
+					struct tlbgen_mm *mm);
+int tlbgen__arch_flush_tlb_page(struct tlbgen_system *sys, unsigned int cpu,
+				struct tlbgen_mm *mm, unsigned long addr);
+int tlbgen__arch_flush_tlb_batched_pending(struct tlbgen_system *sys, unsigned int cpu,
+					   struct tlbgen_mm *mm);
 
 /* smp.c */
 #define SCF_WAIT	(1U << 0)

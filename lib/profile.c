@@ -44,6 +44,11 @@ static const struct tlbgen_choice_value trim_v[] = {
 	V("none", TRIM_NONE), V("per-hz", TRIM_PER_HZ), END };
 static const struct tlbgen_choice_value onoff_v[] = { V("off", 0), V("on", 1), END };
 static const struct tlbgen_choice_value place_sw_v[] = { V("late", 0), V("early", 1), END };
+static const struct tlbgen_choice_value batch_arch_v[] = {
+	V("x86", BATCH_ARCH_X86), V("arm64", BATCH_ARCH_ARM64), V("riscv", BATCH_ARCH_RISCV), END };
+static const struct tlbgen_choice_value batched_unmap_v[] = { V("on", 0), V("off", 1), END };
+static const struct tlbgen_choice_value batched_pending_v[] = {
+	V("flush_tlb_mm", 0), V("dsb", 1), END };
 static const struct tlbgen_choice_value place_v[] = {
 	V("flush_tlb_mm_range", CEILING_IN_FLUSH_TLB_MM_RANGE),
 	V("get_flush_tlb_info", CEILING_IN_GET_FLUSH_TLB_INFO), END };
@@ -79,6 +84,14 @@ static const struct tlbgen_choice choices[] = {
 	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
 	C("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling, NULL,
 	  "x86 range ceiling in stride units, strict >"),
+	C("batch_arch", batch_arch, batch_arch_v,
+	  "arch hooks of the batched unmap: x86 (tlb_gen + cpumask), arm64 (TLBI now, DSB at flush), riscv (seed 002)"),
+	C("batched_unmap", no_batched_unmap, batched_unmap_v,
+	  "ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH: off = flush every unmapped page at once (the baseline)"),
+	C("arm64_repeat_tlbi", arm64_repeat_tlbi, onoff_v,
+	  "ARM64_WORKAROUND_REPEAT_TLBI: arm64 never defers, every TLBI is issued twice"),
+	C("batched_pending", batched_pending_dsb, batched_pending_v,
+	  "arm64 arch_flush_tlb_batched_pending: flush_tlb_mm (4b634918384c) or a DSB only (before it)"),
 	C("ppc_tlb_single_page_flush_ceiling", ppc_tlb_single_page_flush_ceiling, NULL,
 	  "powerpc radix global (tlbie) ceiling in pages: 33 (debugfs)"),
 	C("ppc_tlb_local_single_page_flush_ceiling", ppc_tlb_local_single_page_flush_ceiling, NULL,
@@ -110,7 +123,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
 	  "switch_mm_barrier=off,ceiling_place=flush_tlb_mm_range,"
-	  "tlb_single_page_flush_ceiling=33" },
+	  "tlb_single_page_flush_ceiling=33,"
+	  "batch_arch=x86,batched_unmap=on,arm64_repeat_tlbi=off,batched_pending=flush_tlb_mm" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },

@@ -34,6 +34,8 @@ static const char *const stat_names[TLBGEN_STAT_NR] = {
 	[TLBGEN_STAT_KERNEL_FLUSH] = "kernel_flush",
 	[TLBGEN_STAT_TLB_ACCESS] = "tlb_access",
 	[TLBGEN_STAT_TLB_MISS] = "tlb_miss",
+	[TLBGEN_STAT_TLBI] = "tlbi",
+	[TLBGEN_STAT_DSB] = "dsb",
 };
 
 TLBGEN_API const char *tlbgen_stat_name(enum tlbgen_stat stat)

@@ -48,6 +48,8 @@ enum tlbgen_stat {
 	TLBGEN_STAT_KERNEL_FLUSH,	/* kernel-range flushes run on a CPU */
 	TLBGEN_STAT_TLB_ACCESS,		/* simulated accesses */
 	TLBGEN_STAT_TLB_MISS,		/* ... that walked the page table */
+	TLBGEN_STAT_TLBI,		/* arm64 broadcast TLBI instructions issued */
+	TLBGEN_STAT_DSB,		/* arm64 DSB ISH waits for TLBI completion */
 	TLBGEN_STAT_NR
 };
 

@@ -10,6 +10,7 @@
 #include <tlbgen/mm.h>
 #include <tlbgen/tlb.h>
 #include <tlbgen/tlbbatch.h>
+#include <tlbgen/rmap.h>
 #include <tlbgen/stepped.h>
 #include <tlbgen/runtime.h>
 #include <tlbgen/oracle.h>
