@@ -260,7 +260,8 @@ void t_workload(const struct t_wl_params *p, struct t_wl_result *out)
 	for (unsigned int c = 0; c < p->nr_cpus; c++)
 		for (unsigned int pg = 0; pg < WL_PAGES; pg++)
 			assert_true(tlbgen_access(sys, c, PG(pg)) >= 0);
-	t_rec_install(sys, &out->rec, false);
+	assert_true(p->nr_cpus <= T_WL_MAX_CPUS);
+	t_rec_install(sys, &out->rec, p->record_lines);
 	assert_int_equal(tlbgen_stats__reset(sys), 0);
 	assert_int_equal(tlbgen_oracle__reset(sys), 0);
 
@@ -305,6 +306,9 @@ void t_workload(const struct t_wl_params *p, struct t_wl_result *out)
 
 	out->violations = tlbgen_oracle__violations(sys);
 	assert_int_equal(tlbgen_stats__system(sys, out->stats, TLBGEN_STAT_NR), TLBGEN_STAT_NR);
+	for (unsigned int c = 0; c < p->nr_cpus; c++)
+		assert_int_equal(tlbgen_stats__cpu(sys, c, out->cpu_stats[c], TLBGEN_STAT_NR),
+				 TLBGEN_STAT_NR);
 	out->remote_calls = out->stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
 	out->early_skip = out->stats[TLBGEN_STAT_EARLY_SKIP];
 	out->up_to_date = out->stats[TLBGEN_STAT_UP_TO_DATE];

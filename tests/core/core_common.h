@@ -89,7 +89,10 @@ struct t_wl_params {
 	unsigned int rounds;
 	uint64_t sys_seed;	/* the stepped scheduler's seed */
 	uint64_t wl_seed;	/* which CPU initiates / accesses which page */
+	bool record_lines;	/* also record every shared-line access */
 };
+
+#define T_WL_MAX_CPUS 16
 
 struct t_wl_result {
 	uint64_t flushes;		/* flush_tlb_mm_range calls */
@@ -101,6 +104,7 @@ struct t_wl_result {
 	uint64_t max_queue;		/* deepest call queue seen */
 	long violations;
 	uint64_t stats[TLBGEN_STAT_NR];	/* whole-system counters at the end */
+	uint64_t cpu_stats[T_WL_MAX_CPUS][TLBGEN_STAT_NR];
 	struct t_rec rec;		/* event order (caller frees with t_rec_free) */
 };
 
