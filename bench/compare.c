@@ -675,7 +675,7 @@ static void plot(struct cmp *c)
 	fprintf(g, "set title \"%s (%s): ops/s vs tasks, median of %u rounds, bars min..max\" "
 		"noenhanced\n", c->wl->name, c->wl->desc, c->rounds);
 	fprintf(g, "set xlabel 'tasks'\nset ylabel 'ops/s'\nset grid\nset key top left "
-		"noenhanced\nset yrange [0:*]\nset xtics 1\n");
+		"noenhanced\nset yrange [0:*]\nset xtics 1\nset format y '%%.1s%%c'\nset offsets graph 0.03, graph 0.03\n");
 	fprintf(g, "plot ");
 	for (int m = 0; m < 2; m++)
 		for (unsigned int p = 0; c->modes[m] && p < c->npol; p++) {
