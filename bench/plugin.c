@@ -8,7 +8,7 @@
  *     int tlbgen_bench_plugin_init(void);
  * (called once after loading; a negative errno return fails the load). The
  * registered names are then accepted wherever a profile name is, e.g.
- *     tlbgen-bench --plugin ./port_patch_plugin.so WORKLOAD --profile NAME
+ *     tlbgen-bench --plugin ./port_patch_plugin.so tlb_flush1 -p v6.0 -p NAME
  * The object is never unloaded: its callbacks stay referenced by the
  * registry. See docs/policies.md and examples/bench_plugin.c.
  */

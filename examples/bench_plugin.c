@@ -5,7 +5,7 @@
  * it by name without relinking the bench:
  *
  *     tlbgen-bench --plugin ./build/examples/port_patch_plugin.so \
- *         WORKLOAD --profile port-8f1d56f64f8d ...
+ *         tlb_flush1 -p v6.0 -p port-8f1d56f64f8d
  *
  * tlbgen-bench calls tlbgen_bench_plugin_init() once after dlopen(); an
  * __attribute__((constructor)) that registers would work as well, but could
