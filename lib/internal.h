@@ -48,6 +48,28 @@
 #define READ_ONCE(x)	atomic_load_explicit(&(x), memory_order_relaxed)
 #define WRITE_ONCE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
+/*
+ * ThreadSanitizer cannot see liburcu's inline-asm atomics: a wfcqueue
+ * enqueue/splice is a release/acquire pair it must be told about (as
+ * liburcu's own TSan support does). Compiled only under TSan.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define TLBGEN_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TLBGEN_TSAN 1
+#endif
+#endif
+#ifdef TLBGEN_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define tlbgen_tsan_acquire(p)	__tsan_acquire((void *)(p))
+#define tlbgen_tsan_release(p)	__tsan_release((void *)(p))
+#else
+#define tlbgen_tsan_acquire(p)	do { } while (0)
+#define tlbgen_tsan_release(p)	do { } while (0)
+#endif
+
 /* ---- policy (profile.c) -------------------------------------------------- */
 
 enum tlbgen_gen_read {		/* when flush_tlb_func reads mm->context.tlb_gen */
@@ -530,6 +552,7 @@ static inline bool tlbgen_oracle_on(const struct tlbgen_system *sys)
 int tlbgen__rt_create(struct tlbgen_system *sys);
 void tlbgen__rt_destroy(struct tlbgen_system *sys);
 void tlbgen__rt_irq_enabled(struct tlbgen_system *sys, unsigned int cpu);
+int tlbgen__rt_cpu_node(struct tlbgen_system *sys, unsigned int cpu);
 
 /* alloc helpers (NUMA placement is the runtime's business) */
 void *tlbgen__alloc_cpu(struct tlbgen_system *sys, unsigned int cpu, size_t size);

@@ -188,17 +188,14 @@ static bool tlbgen__check_entry(struct tlbgen_system *sys, unsigned int cpu,
 	return tlbgen__oracle_check(sys, cpu, mm, e->vpn, e->version, true);
 }
 
-TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr)
+static int tlbgen__access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr)
 {
 	struct tlbgen_cpu *c;
 	struct tlbgen_tlb_entry *e;
 	struct tlbgen_mm *mm;
 	unsigned long vpn = addr >> TLBGEN_PAGE_SHIFT;
 	uint16_t asid;
-	int err = tlbgen__check_op(sys, cpu);
 
-	if (err)
-		return err;
 	if (!tlbgen_oracle_on(sys))
 		return -EOPNOTSUPP;
 	mm = tlbgen__running_mm(sys, cpu);
@@ -222,7 +219,38 @@ TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsign
 	return 0;
 }
 
+TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr)
+{
+	int err = tlbgen__check_op(sys, cpu);
+
+	if (err)
+		return err;
+	/* A hardware access is atomic: a signal-delivered IPI (threaded
+	 * signal backend) must not flush this TLB in the middle of a fill. */
+	tlbgen__local_irq_disable(sys, cpu);
+	err = tlbgen__access(sys, cpu, addr);
+	tlbgen__local_irq_enable(sys, cpu);
+	return err;
+}
+
+static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu);
+
 TLBGEN_API int tlbgen_oracle__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
+{
+	int n;
+
+	if (!tlbgen_sys_valid(sys) || cpu >= sys->nr_cpus)
+		return -EINVAL;
+	/* From the CPU's own thread: IRQs off, as for tlbgen_access(). */
+	if (sys->mode != TLBGEN_MODE_THREADED || tlbgen_this_cpu(sys) != (int)cpu)
+		return tlbgen__audit_cpu(sys, cpu);
+	tlbgen__local_irq_disable(sys, cpu);
+	n = tlbgen__audit_cpu(sys, cpu);
+	tlbgen__local_irq_enable(sys, cpu);
+	return n;
+}
+
+static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_simtlb *t;
 	struct tlbgen_mm *mm;

@@ -147,6 +147,7 @@ void tlbgen_smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int 
 			tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CALL_QUEUE, &t->queue,
 					   TLBGEN_OP_RMW);
 			/* llist_add(): true (here: false) when the queue was empty. */
+			tlbgen_tsan_release(&t->queue);
 			if (!cds_wfcq_enqueue(&t->queue.head, &t->queue.tail, &csd->node)) {
 				bitmap_set(cfd_ipi, cpu);
 				nr_cpus++;
@@ -246,6 +247,7 @@ int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, &c->queue, TLBGEN_OP_RMW);
 	__cds_wfcq_init(&head, &tail);
 	__cds_wfcq_splice_blocking(&head, &tail, &c->queue.head, &c->queue.tail);
+	tlbgen_tsan_acquire(&c->queue);
 	__cds_wfcq_for_each_blocking_safe(&head, &tail, node, n)
 		v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
 

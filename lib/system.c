@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "tlbgen_config.h"
+#if HAVE_LIBNUMA
+#include <numa.h>
+#endif
+
 #include "internal.h"
 
 static struct tlbgen_mm switching_marker;
@@ -109,23 +114,60 @@ TLBGEN_API int tlbgen_clock_advance(struct tlbgen_system *sys, uint64_t jiffies)
 
 /* ---- CPUs ------------------------------------------------------------------ */
 
+/*
+ * Per-CPU state on the node of the CPU's thread (threaded mode, libnuma
+ * available), else cache-aligned heap. A one-line header before the object
+ * remembers which, so tlbgen__free_cpu() needs no system.
+ */
+struct tlbgen_cpu_alloc_hdr {
+	size_t total;
+	int numa;
+} __cacheline_aligned;
+
 void *tlbgen__alloc_cpu(struct tlbgen_system *sys, unsigned int cpu, size_t size)
 {
-	void *p;
+	struct tlbgen_cpu_alloc_hdr *h = NULL;
+	size_t total;
+	int node = sys ? tlbgen__rt_cpu_node(sys, cpu) : -1;
 
-	(void)sys;
-	(void)cpu;
 	size = (size + TLBGEN_CACHELINE - 1) & ~(size_t)(TLBGEN_CACHELINE - 1);
-	p = aligned_alloc(TLBGEN_CACHELINE, size);
-	if (p)
-		memset(p, 0, size);
-	return p;
+	total = size + sizeof(*h);
+#if HAVE_LIBNUMA
+	if (node >= 0) {
+		h = numa_alloc_onnode(total, node);
+		if (h) {
+			memset(h, 0, total);
+			h->numa = 1;
+		}
+	}
+#else
+	(void)node;
+#endif
+	if (!h) {
+		h = aligned_alloc(TLBGEN_CACHELINE, total);
+		if (!h)
+			return NULL;
+		memset(h, 0, total);
+	}
+	h->total = total;
+	return h + 1;
 }
 
 void tlbgen__free_cpu(void *p, size_t size)
 {
+	struct tlbgen_cpu_alloc_hdr *h;
+
 	(void)size;
-	free(p);
+	if (!p)
+		return;
+	h = (struct tlbgen_cpu_alloc_hdr *)p - 1;
+#if HAVE_LIBNUMA
+	if (h->numa) {
+		numa_free(h, h->total);
+		return;
+	}
+#endif
+	free(h);
 }
 
 int tlbgen__check_op(const struct tlbgen_system *sys, unsigned int cpu)
@@ -248,6 +290,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	*out = sys;
 	return 0;
 fail:
+	tlbgen__rt_destroy(sys);
 	tlbgen__free_cpus(sys);
 	if (sys->init_mm)
 		tlbgen__mm_free(sys->init_mm);

@@ -3,8 +3,20 @@
  * tlbgen/runtime.h - threaded mode: emulated CPUs on real pthreads.
  *
  * A thread attaches itself as CPU n (as a liburcu reader registers) and from
- * then on runs that CPU's operations. Incoming IPIs are serviced at
- * IRQ-enable points: tlbgen_poll(), and every wait loop inside the library.
+ * then on runs that CPU's operations; or the library spawns a pinned thread
+ * for CPU n (tlbgen_cpu__spawn) that runs a callback and then idles,
+ * servicing IPIs, until joined.
+ *
+ * IPI delivery is chosen per system (struct tlbgen_runtime_opts.backend):
+ *  - TLBGEN_IPI_POLL: IPIs are taken at IRQ-enable points only: tlbgen_poll(),
+ *    the idle loop of spawned CPUs, and every wait loop inside the library;
+ *  - TLBGEN_IPI_SIGNAL: additionally pthread_kill() interrupts the target,
+ *    whose handler runs the queued callbacks unless the CPU has "IRQs off"
+ *    (inside switch_mm, a flush callback, a simulated TLB access); the IPI
+ *    is then taken when IRQs are enabled again. The signal is SIGRTMIN+5.
+ *
+ * Wait loops spin briefly, then sched_yield(), then sleep on a futex, so
+ * more emulated CPUs than real cores work (the library says so once).
  */
 #ifndef TLBGEN_RUNTIME_H
 #define TLBGEN_RUNTIME_H
@@ -25,13 +37,18 @@ struct tlbgen_runtime_opts {
 	enum tlbgen_ipi_backend backend;
 	unsigned int watchdog_ms;	/* csd-lock timeout report; 0 = 5000 */
 	unsigned int spin_before_yield;	/* wait-loop spins before sched_yield; 0 = default */
-	const int *cpu_list;		/* real CPUs to pin to, NULL = one per core, NUMA spread */
+	/* Real CPUs to pin emulated CPU i to (cpu_list[i % nr_cpu_list]); NULL =
+	 * one per real core of the creating thread's affinity, spread across
+	 * NUMA nodes. Entries may repeat (oversubscription on purpose). */
+	const int *cpu_list;
 	unsigned int nr_cpu_list;
+	unsigned int yields_before_sleep; /* sched_yield()s before a futex sleep; 0 = default */
 };
 
 /*
  * tlbgen_cpu__attach - make the calling thread emulated CPU `cpu` of a
- * threaded system. Errors: -EINVAL (NULL, out of range, stepped system),
+ * threaded system. The thread is not pinned (see tlbgen_cpu__pin).
+ * Errors: -EINVAL (NULL, out of range, stepped system),
  * -EBUSY (CPU already attached, or this thread already is another CPU).
  * Thread-safe.
  */
@@ -57,6 +74,74 @@ TLBGEN_API int tlbgen_poll(struct tlbgen_system *sys, unsigned int cpu);
  * state).
  */
 TLBGEN_API int tlbgen_this_cpu(const struct tlbgen_system *sys);
+
+/* The body of a spawned CPU: runs attached as `cpu`; its return value is
+ * handed to tlbgen_cpu__join(). */
+typedef int (*tlbgen_cpu_fn)(struct tlbgen_system *sys, unsigned int cpu, void *arg);
+
+/*
+ * tlbgen_cpu__spawn - start a thread, pinned by the system's placement
+ * (tlbgen_runtime__host_cpu), that attaches as `cpu`, runs fn(sys, cpu, arg)
+ * and then the idle loop (servicing IPIs, sleeping when there are none)
+ * until tlbgen_cpu__join(). fn == NULL: just the idle loop, e.g. a CPU that
+ * is in an mm's cpumask but runs something else.
+ * Errors: -EINVAL (NULL sys, cpu out of range, stepped system), -EBUSY (the
+ * CPU is attached or already spawned), -EAGAIN (no thread could be created).
+ * Thread-safe.
+ */
+TLBGEN_API int tlbgen_cpu__spawn(struct tlbgen_system *sys, unsigned int cpu,
+				 tlbgen_cpu_fn fn, void *arg);
+
+/*
+ * tlbgen_cpu__should_stop - 1 once tlbgen_cpu__join() has been called for
+ * `cpu`, else 0; for loops in a spawned callback. -EINVAL. Thread-safe.
+ */
+TLBGEN_API int tlbgen_cpu__should_stop(const struct tlbgen_system *sys, unsigned int cpu);
+
+/*
+ * tlbgen_cpu__join - ask the spawned thread of `cpu` to stop (its idle loop
+ * ends; its callback sees tlbgen_cpu__should_stop()), wait for it to detach
+ * and exit, and store its callback's return value in *ret (may be NULL;
+ * 0 for an idle CPU, a negative errno if it could not attach).
+ * Errors: -EINVAL, -ESRCH (not spawned), -EDEADLK (called by that thread).
+ * Thread-safe against calls for other CPUs.
+ */
+TLBGEN_API int tlbgen_cpu__join(struct tlbgen_system *sys, unsigned int cpu, int *ret);
+
+/*
+ * tlbgen_cpu__pin - pin the calling thread to the real CPU that the
+ * placement gives `cpu` (what a spawned thread does itself).
+ * Errors: -EINVAL, or the negative errno of pthread_setaffinity_np().
+ */
+TLBGEN_API int tlbgen_cpu__pin(struct tlbgen_system *sys, unsigned int cpu);
+
+/* tlbgen_runtime__host_cpu - the real CPU `cpu` is placed on, or -EINVAL. Thread-safe. */
+TLBGEN_API int tlbgen_runtime__host_cpu(const struct tlbgen_system *sys, unsigned int cpu);
+
+/*
+ * tlbgen_runtime__oversubscribed - 1 when the system has more emulated CPUs
+ * than distinct real CPUs to place them on, 0 if not, -EINVAL (NULL or a
+ * stepped system). Thread-safe.
+ */
+TLBGEN_API int tlbgen_runtime__oversubscribed(const struct tlbgen_system *sys);
+
+struct tlbgen_runtime_stats {
+	size_t sz;			/* sizeof(struct tlbgen_runtime_stats) */
+	uint64_t watchdog_reports;	/* csd-lock timeouts reported */
+	uint64_t signals_sent;		/* pthread_kill() IPIs (signal backend) */
+	uint64_t signals_handled;	/* handler ran the queue */
+	uint64_t signals_deferred;	/* handler found IRQs off: taken at irq-enable */
+	uint64_t yields;		/* sched_yield() in wait loops */
+	uint64_t futex_sleeps;		/* futex waits in wait and idle loops */
+};
+
+/*
+ * tlbgen_runtime__stats - copy the runtime's counters (fields up to
+ * out->sz). Errors: -EINVAL (NULL, bad sz, stepped system). Thread-safe,
+ * racy snapshot.
+ */
+TLBGEN_API int tlbgen_runtime__stats(const struct tlbgen_system *sys,
+				     struct tlbgen_runtime_stats *out);
 
 #ifdef __cplusplus
 }
