@@ -54,8 +54,7 @@ struct task_slot {
 struct read_acct {
 	bool in_remote;
 	uint64_t remote_reads, local_reads;
-	char pad[64 - sizeof(bool) - 2 * sizeof(uint64_t)];
-};
+} __attribute__((aligned(64)));
 
 struct round {
 	const struct bench_round_opts *o;
