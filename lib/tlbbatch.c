@@ -178,11 +178,8 @@ static void arm64_tlbi_complete(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++) {
 			if (c->tlbstate.ctxs[asid].ctx_id != mm->context.ctx_id)
 				continue;
-			if (vpn == ~0UL)
-				tlbgen__tlb_flush_asid(sys, cpu, asid);
-			else
-				tlbgen__tlb_flush_one(sys, cpu, asid, vpn << TLBGEN_PAGE_SHIFT,
-						      TLBGEN_PAGE_SHIFT);
+			/* Hardware broadcast: the targets run no code, pay nothing. */
+			tlbgen__tlb_invalidate_nocost(sys, cpu, asid, vpn, vpn, vpn == ~0UL);
 		}
 	}
 }

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/reclaim.c - seed 002: batched unmap in page reclaim (MADV_PAGEOUT).
+ *
+ * Alexandre Ghiti's program maps 1 MiB, then repeatedly reads every page
+ * (swap-in: a read fault maps a clean PTE) and pages the range out with
+ * MADV_PAGEOUT: try_to_unmap_one() per page, each deferring its TLB flush
+ * into the task's batch when the arch allows it, and one
+ * try_to_unmap_flush() per batch (reclaim_pages() takes a PMD's worth, at
+ * most 512 pages). Its threaded version parks K threads of the process on
+ * the other CPUs, sleeping: their CPUs are idle and borrow the mm lazily
+ * (enter_lazy_tlb), so they stay in mm_cpumask. "busy" keeps them running
+ * the mm instead.
+ *
+ * Per variant (batch_arch x86 | arm64 | riscv, batched_unmap off = "none",
+ * the baseline = one flush_tlb_page() per page, or on = "batched") it prints
+ * per page-out of one page:
+ *  - stepped mode (deterministic counts, oracle on): flushes initiated by
+ *    the reclaimer, IPIs sent, flush callbacks run on other CPUs, arm64 TLBI
+ *    and DSB instructions, oracle violations;
+ *  - threaded mode (real threads, oracle off, variants interleaved rep by
+ *    rep): the median time, and the time saved against the arch's "none".
+ * Threaded-mode CPU threads service IPIs with tlbgen_poll() and yield; what
+ * "sleep" and "busy" change is their TLB state (lazy or running the mm).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define PG(i) ((unsigned long)(i) << TLBGEN_PAGE_SHIFT)
+#define RECLAIM_BATCH 512	/* pages per reclaim_pages() call: one PMD */
+#define MAX_LIST 16
+
+enum rc_state { RC_SLEEP, RC_BUSY };
+static const char *const state_name[] = { "sleep", "busy" };
+
+struct rc_cfg {
+	unsigned int threads[MAX_LIST], nthreads;
+	const char *arch[3];
+	unsigned int narch;
+	int states[2], nstates;
+	unsigned long pages;
+	unsigned int rounds, reps;
+	bool stepped, threaded, dirty;
+	const char *profile;
+};
+
+struct rc_counts {
+	uint64_t flushes, ipis, remote, tlbi, dsb;
+	long violations;
+	int err;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tlbgen-bench reclaim [--threads LIST] [--pages N] [--rounds R] [--reps M]\n"
+		"                            [--mode stepped|threaded|both] [--arch LIST]\n"
+		"                            [--state sleep|busy|both] [--profile P] [--dirty]\n"
+		"  seed 002: MADV_PAGEOUT of N pages then refault, R rounds, with K threads of the\n"
+		"  mm on other CPUs; unbatched (none) vs batched unmap for each arch.\n"
+		"  --threads  comma list of K (default 1,4)      --pages    N (default 256 = 1 MiB)\n"
+		"  --rounds   rounds per run (default 4)         --reps     threaded reps (default 5)\n"
+		"  --arch     x86,arm64,riscv (default all)      --state    default both\n"
+		"  --profile  kernel profile (default latest)    --dirty    dirty PTEs: flush before IO\n");
+}
+
+static int parse_list(const char *s, unsigned int *out, unsigned int max)
+{
+	unsigned int n = 0;
+	char *end;
+
+	while (*s) {
+		long v = strtol(s, &end, 10);
+
+		if (end == s || v < 1 || v > 64 || n == max)
+			return -1;
+		out[n++] = (unsigned int)v;
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return (int)n;
+}
+
+static int parse_arch(const char *s, struct rc_cfg *c)
+{
+	static const char *const known[] = { "x86", "arm64", "riscv" };
+	char buf[64];
+
+	c->narch = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+		size_t i;
+
+		for (i = 0; i < 3 && strcmp(known[i], t); i++)
+			;
+		if (i == 3 || c->narch == 3)
+			return -1;
+		c->arch[c->narch++] = known[i];
+	}
+	return c->narch ? 0 : -1;
+}
+
+static struct tlbgen_system *rc_system(const struct rc_cfg *c, unsigned int ncpu,
+				       enum tlbgen_mode mode, const char *arch, bool batched)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = ncpu, .mode = mode, .profile = c->profile,
+		    .seed = 2, .flags = mode == TLBGEN_MODE_THREADED ? TLBGEN_SYS_NO_ORACLE : 0);
+	struct tlbgen_system *sys;
+	char ch[96];
+
+	if (tlbgen_system__create(&o, &sys))
+		return NULL;
+	snprintf(ch, sizeof(ch), "batch_arch=%s,batched_unmap=%s", arch, batched ? "on" : "off");
+	if (tlbgen_system__set_choices(sys, ch)) {
+		tlbgen_system__destroy(sys);
+		return NULL;
+	}
+	return sys;
+}
+
+/*
+ * One round on the reclaimer (CPU 0): refault every page, then page them
+ * all out. In stepped mode `drive` delivers the IPIs after each flush.
+ */
+static int rc_round(struct tlbgen_system *sys, struct tlbgen_mm *mm,
+		    struct tlbgen_unmap_batch *u, unsigned long pages, bool dirty, bool drive)
+{
+	unsigned int pf = TLBGEN_PTE_ACCESSIBLE | (dirty ? TLBGEN_PTE_DIRTY : 0);
+	int r;
+
+	/* swap-in: the read fault maps the page, the access fills the TLB */
+	for (unsigned long p = 0; p < pages; p++) {
+		if (tlbgen_pte_change(sys, 0, mm, PG(p)))
+			return -1;
+		if (drive && tlbgen_access(sys, 0, PG(p)) < 0)
+			return -1;
+	}
+	/* MADV_PAGEOUT -> reclaim_pages() -> shrink_folio_list() */
+	for (unsigned long p = 0; p < pages; p++) {
+		r = tlbgen_try_to_unmap_one(sys, 0, u, mm, PG(p), TLBGEN_TTU_BATCH_FLUSH, pf);
+		if (r < 0)
+			return -1;
+		if (drive && r == 0)
+			tlbgen_run_until_idle(sys);
+		/* a dirty folio is flushed before pageout() queues its IO */
+		r = tlbgen_try_to_unmap_flush_dirty(sys, 0, u);
+		if (r < 0)
+			return -1;
+		if (drive && r)
+			tlbgen_run_until_idle(sys);
+		if ((p + 1) % RECLAIM_BATCH == 0 || p + 1 == pages) {
+			if (tlbgen_try_to_unmap_flush(sys, 0, u) < 0)
+				return -1;
+			if (drive)
+				tlbgen_run_until_idle(sys);
+		}
+	}
+	return 0;
+}
+
+static void rc_stepped(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
+		       bool batched, struct rc_counts *out)
+{
+	struct tlbgen_system *sys = rc_system(c, k + 1, TLBGEN_MODE_STEPPED, arch, batched);
+	struct tlbgen_mm *mm = NULL;
+	struct tlbgen_unmap_batch *u = NULL;
+	uint64_t st[TLBGEN_STAT_NR];
+
+	memset(out, 0, sizeof(*out));
+	out->err = 1;
+	if (!sys)
+		return;
+	if (tlbgen_mm__create(sys, c->pages, &mm) || tlbgen_unmap_batch__create(sys, &u))
+		goto out;
+	for (unsigned int cpu = 0; cpu <= k; cpu++)
+		if (tlbgen_switch_mm(sys, cpu, mm))
+			goto out;
+	for (unsigned int cpu = 1; cpu <= k; cpu++)
+		if (state == RC_SLEEP && tlbgen_enter_lazy_tlb(sys, cpu))
+			goto out;
+	tlbgen_stats__reset(sys);
+	for (unsigned int r = 0; r < c->rounds; r++) {
+		if (rc_round(sys, mm, u, c->pages, c->dirty, true))
+			goto out;
+		/* busy threads use the memory too (their TLBs must be flushed) */
+		if (state == RC_BUSY)
+			for (unsigned int cpu = 1; cpu <= k; cpu++)
+				for (unsigned long p = 0; p < c->pages; p += 8)
+					tlbgen_access(sys, cpu, PG(p));
+	}
+	tlbgen_stats__cpu(sys, 0, st, TLBGEN_STAT_NR);
+	out->flushes = st[TLBGEN_STAT_FLUSH_INITIATED];
+	tlbgen_stats__system(sys, st, TLBGEN_STAT_NR);
+	out->ipis = st[TLBGEN_STAT_IPI_SENT];
+	out->remote = st[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
+	out->tlbi = st[TLBGEN_STAT_TLBI];
+	out->dsb = st[TLBGEN_STAT_DSB];
+	out->violations = tlbgen_oracle__violations(sys);
+	out->err = 0;
+out:
+	if (u)
+		tlbgen_unmap_batch__destroy(u);
+	tlbgen_system__destroy(sys);	/* frees the mm too */
+}
+
+/* ---- threaded mode --------------------------------------------------------- */
+
+struct rc_thr {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *mm;
+	pthread_barrier_t *ready;
+	atomic_int *stop;
+	unsigned int cpu;
+	int state, err;
+};
+
+static void *rc_thread(void *arg)
+{
+	struct rc_thr *t = arg;
+
+	if (tlbgen_cpu__attach(t->sys, t->cpu) || tlbgen_switch_mm(t->sys, t->cpu, t->mm) ||
+	    (t->state == RC_SLEEP && tlbgen_enter_lazy_tlb(t->sys, t->cpu)))
+		t->err = 1;
+	pthread_barrier_wait(t->ready);
+	while (!atomic_load_explicit(t->stop, memory_order_acquire)) {
+		tlbgen_poll(t->sys, t->cpu);
+		sched_yield();
+	}
+	tlbgen_switch_mm(t->sys, t->cpu, NULL);
+	tlbgen_cpu__detach(t->sys, t->cpu);
+	return NULL;
+}
+
+/* ns per paged-out page, or a negative value on error. */
+static double rc_threaded(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
+			  bool batched)
+{
+	struct tlbgen_system *sys = rc_system(c, k + 1, TLBGEN_MODE_THREADED, arch, batched);
+	struct tlbgen_mm *mm = NULL;
+	struct tlbgen_unmap_batch *u = NULL;
+	struct rc_thr thr[64];
+	pthread_t tid[64];
+	pthread_barrier_t ready;
+	atomic_int stop = 0;
+	unsigned int started = 0;
+	double ns = -1;
+	uint64_t t0;
+
+	if (!sys)
+		return -1;
+	if (tlbgen_mm__create(sys, c->pages, &mm) || tlbgen_unmap_batch__create(sys, &u))
+		goto out;
+	pthread_barrier_init(&ready, NULL, k + 1);
+	for (unsigned int i = 0; i < k; i++) {
+		thr[i] = (struct rc_thr){ sys, mm, &ready, &stop, i + 1, state, 0 };
+		if (pthread_create(&tid[i], NULL, rc_thread, &thr[i]))
+			break;
+		started++;
+	}
+	if (started != k) {
+		/* cannot reach the barrier: let the started ones through */
+		atomic_store(&stop, 1);
+		for (unsigned int i = started; i < k; i++)
+			pthread_barrier_wait(&ready);
+		goto join;
+	}
+	if (tlbgen_cpu__attach(sys, 0) || tlbgen_switch_mm(sys, 0, mm)) {
+		atomic_store(&stop, 1);
+		pthread_barrier_wait(&ready);
+		goto join;
+	}
+	pthread_barrier_wait(&ready);
+	t0 = bench_now_ns();
+	for (unsigned int r = 0; r < c->rounds; r++)
+		if (rc_round(sys, mm, u, c->pages, c->dirty, false))
+			goto stop;
+	ns = (double)(bench_now_ns() - t0) / ((double)c->rounds * (double)c->pages);
+stop:
+	atomic_store_explicit(&stop, 1, memory_order_release);
+	tlbgen_switch_mm(sys, 0, NULL);
+	tlbgen_cpu__detach(sys, 0);
+join:
+	for (unsigned int i = 0; i < started; i++) {
+		pthread_join(tid[i], NULL);
+		if (thr[i].err)
+			ns = -1;
+	}
+	pthread_barrier_destroy(&ready);
+out:
+	if (u)
+		tlbgen_unmap_batch__destroy(u);
+	tlbgen_system__destroy(sys);
+	return ns;
+}
+
+int bench_reclaim_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "threads", required_argument, NULL, 't' }, { "pages", required_argument, NULL, 'p' },
+		{ "rounds", required_argument, NULL, 'r' }, { "reps", required_argument, NULL, 'R' },
+		{ "mode", required_argument, NULL, 'm' }, { "arch", required_argument, NULL, 'a' },
+		{ "state", required_argument, NULL, 's' }, { "profile", required_argument, NULL, 'P' },
+		{ "dirty", no_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rc_cfg c = {
+		.threads = { 1, 4 }, .nthreads = 2, .arch = { "x86", "arm64", "riscv" }, .narch = 3,
+		.states = { RC_SLEEP, RC_BUSY }, .nstates = 2, .pages = 256, .rounds = 4,
+		.reps = 5, .stepped = true, .threaded = true, .profile = "latest",
+	};
+	unsigned int nv, row = 0;
+	double *samples;
+	int opt, n, rc = 0;
+	char *end;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			n = parse_list(optarg, c.threads, MAX_LIST);
+			if (n <= 0)
+				goto bad;
+			c.nthreads = (unsigned int)n;
+			break;
+		case 'p':
+			c.pages = strtoul(optarg, &end, 10);
+			if (*end || c.pages < 1 || c.pages > (1UL << 20))
+				goto bad;
+			break;
+		case 'r':
+			c.rounds = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || c.rounds < 1 || c.rounds > 100000)
+				goto bad;
+			break;
+		case 'R':
+			c.reps = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || c.reps < 1 || c.reps > 1000)
+				goto bad;
+			break;
+		case 'm':
+			c.stepped = !strcmp(optarg, "stepped") || !strcmp(optarg, "both");
+			c.threaded = !strcmp(optarg, "threaded") || !strcmp(optarg, "both");
+			if (!c.stepped && !c.threaded)
+				goto bad;
+			break;
+		case 'a':
+			if (parse_arch(optarg, &c))
+				goto bad;
+			break;
+		case 's':
+			if (!strcmp(optarg, "sleep"))
+				c.states[0] = RC_SLEEP, c.nstates = 1;
+			else if (!strcmp(optarg, "busy"))
+				c.states[0] = RC_BUSY, c.nstates = 1;
+			else if (strcmp(optarg, "both"))
+				goto bad;
+			break;
+		case 'P':
+			c.profile = optarg;
+			break;
+		case 'd':
+			c.dirty = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	if (optind != argc)
+		goto bad;
+
+	tlbgen_set_print(NULL);
+	{	/* an unknown profile: say so once, with the valid names */
+		struct tlbgen_system *probe = rc_system(&c, 1, TLBGEN_MODE_STEPPED, "x86", true);
+
+		if (!probe) {
+			fprintf(stderr, "reclaim: unknown profile '%s'\n", c.profile);
+			goto bad;
+		}
+		tlbgen_system__destroy(probe);
+	}
+
+	nv = (unsigned int)c.nstates * c.nthreads * c.narch * 2;
+	samples = calloc((size_t)nv * c.reps, sizeof(double));
+	if (!samples)
+		return 1;
+	if (c.threaded) {
+		/* Interleaved: every variant once per rep, so drift hits all alike. */
+		for (unsigned int rep = 0; rep < c.reps; rep++) {
+			unsigned int v = 0;
+
+			for (int s = 0; s < c.nstates; s++)
+				for (unsigned int t = 0; t < c.nthreads; t++)
+					for (unsigned int a = 0; a < c.narch; a++)
+						for (int b = 0; b < 2; b++, v++)
+							samples[(size_t)v * c.reps + rep] =
+								rc_threaded(&c, c.states[s], c.threads[t],
+									    c.arch[a], b);
+		}
+	}
+
+	printf("# reclaim (seed 002): MADV_PAGEOUT of %lu pages + refault, %u rounds, profile %s%s;\n"
+	       "# K threads of the mm on other CPUs (sleep: idle, lazy in the mm; busy: running it).\n"
+	       "# per page: flushes the reclaimer initiated, IPIs, flush callbacks on other CPUs,\n"
+	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
+	       "# (threaded, oracle off); saved = time saved vs the same arch unbatched.\n",
+	       c.pages, c.rounds, c.profile, c.dirty ? ", dirty PTEs" : "", c.reps);
+	printf("%-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "state", "K", "arch",
+	       "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg", "viol",
+	       "ns/pg", "saved");
+	for (int s = 0; s < c.nstates; s++) {
+		for (unsigned int t = 0; t < c.nthreads; t++) {
+			for (unsigned int a = 0; a < c.narch; a++) {
+				double med[2] = { 0, 0 };
+
+				for (int b = 0; b < 2; b++, row++) {
+					struct rc_counts k = { 0 };
+					double per = (double)c.rounds * (double)c.pages, mn, mx;
+					char ns[16] = "-", saved[16] = "-";
+
+					if (c.stepped) {
+						rc_stepped(&c, c.states[s], c.threads[t], c.arch[a], b, &k);
+						if (k.err || k.violations)
+							rc = 1;
+					}
+					if (c.threaded) {
+						bench_min_med_max(&samples[(size_t)row * c.reps], c.reps,
+								  &mn, &med[b], &mx);
+						if (mn < 0)
+							rc = 1;
+						snprintf(ns, sizeof(ns), "%.0f", med[b]);
+						if (b && med[0] > 0)
+							snprintf(saved, sizeof(saved), "%.0f%%",
+								 100.0 * (1.0 - med[1] / med[0]));
+					}
+					if (c.stepped)
+						printf("%-5s %3u %-5s %-7s %8.3f %8.3f %8.3f %7.3f %7.3f %5ld %10s %7s\n",
+						       state_name[c.states[s]], c.threads[t], c.arch[a],
+						       b ? "batched" : "none", k.flushes / per, k.ipis / per,
+						       k.remote / per, k.tlbi / per, k.dsb / per,
+						       k.violations, ns, saved);
+					else
+						printf("%-5s %3u %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n",
+						       state_name[c.states[s]], c.threads[t], c.arch[a],
+						       b ? "batched" : "none", "-", "-", "-", "-", "-", "-",
+						       ns, saved);
+				}
+			}
+		}
+	}
+	free(samples);
+	return rc;
+bad:
+	usage(stderr);
+	return 2;
+}
