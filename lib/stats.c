@@ -64,7 +64,8 @@ TLBGEN_API int tlbgen_stats__system(const struct tlbgen_system *sys, uint64_t *o
 	if (!tlbgen_sys_valid(sys) || (!out && n))
 		return -EINVAL;
 	n = clamp_n(n);
-	memset(out, 0, n * sizeof(*out));
+	if (n)	/* out may be NULL for n == 0: memset(NULL, ...) is UB */
+		memset(out, 0, n * sizeof(*out));
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++)
 		for (size_t i = 0; i < n; i++)
 			out[i] += atomic_load_explicit(&sys->cpus[cpu]->stats[i],
@@ -77,7 +78,8 @@ TLBGEN_API int tlbgen_stats__mm(const struct tlbgen_mm *mm, uint64_t *out, size_
 	if (!mm || mm->priv.magic != TLBGEN_MM_MAGIC || (!out && n))
 		return -EINVAL;
 	n = clamp_n(n);
-	memset(out, 0, n * sizeof(*out));
+	if (n)	/* out may be NULL for n == 0: memset(NULL, ...) is UB */
+		memset(out, 0, n * sizeof(*out));
 	if (!mm->priv.stats)
 		return (int)n;
 	for (unsigned int cpu = 0; cpu < mm->priv.sys->nr_cpus; cpu++)
