@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	};
 	int mismatches = 0, err;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i += 2) {	/* --option VALUE pairs */
 		char *end;
 		unsigned long long v;
 
@@ -65,7 +65,6 @@ int main(int argc, char **argv)
 			p.nr_cpus = (unsigned int)v;
 		else
 			return usage();
-		i++;
 	}
 
 	/* Base v5.17; only flush_tlb_func's decision is replaced. */
