@@ -96,6 +96,7 @@ TLBGEN_API long tlbgen_ceiling__get(const struct tlbgen_system *sys, enum tlbgen
  * tlbgen_ceiling__set_cmp - the comparison of the powerpc radix global test
  * (the only one a patch proposed to change). Errors: -EINVAL (NULL, bad
  * cmp), -EOPNOTSUPP (any other arch: its comparison is fixed), -EBUSY as above.
+ * Not thread-safe against other setters.
  */
 TLBGEN_API int tlbgen_ceiling__set_cmp(struct tlbgen_system *sys, enum tlbgen_ceiling_arch arch,
 				       enum tlbgen_ceiling_cmp cmp);

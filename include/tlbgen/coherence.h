@@ -96,7 +96,10 @@ TLBGEN_API int tlbgen_coherence__counts(const struct tlbgen_coherence *c,
 TLBGEN_API uint64_t tlbgen_coherence__transfers(const struct tlbgen_coherence *c,
 						enum tlbgen_line line, int cpu);
 
-/* tlbgen_coherence__nr_lines - distinct lines seen so far, or -EINVAL. */
+/*
+ * tlbgen_coherence__nr_lines - distinct lines seen so far, or -EINVAL.
+ * Thread-safe (a snapshot while accesses are being fed).
+ */
 TLBGEN_API long tlbgen_coherence__nr_lines(const struct tlbgen_coherence *c);
 
 /*
@@ -107,7 +110,10 @@ TLBGEN_API long tlbgen_coherence__nr_lines(const struct tlbgen_coherence *c);
  */
 TLBGEN_API int tlbgen_coherence__reset(struct tlbgen_coherence *c, bool forget_lines);
 
-/* tlbgen_line_name - short name of a line kind ("tlb_gen"), NULL if out of range. */
+/*
+ * tlbgen_line_name - short name of a line kind ("tlb_gen"), NULL if out of
+ * range. Thread-safe.
+ */
 TLBGEN_API const char *tlbgen_line_name(enum tlbgen_line line);
 
 #ifdef __cplusplus

@@ -76,7 +76,7 @@ enum tlbgen_fault_stat {
 	TLBGEN_FAULT_STAT_NR
 };
 
-/* tlbgen_fault_stat_name - short name ("spurious"), NULL if out of range. */
+/* tlbgen_fault_stat_name - short name ("spurious"), NULL if out of range. Thread-safe. */
 TLBGEN_API const char *tlbgen_fault_stat_name(enum tlbgen_fault_stat s);
 
 /*

@@ -128,7 +128,9 @@ TLBGEN_API int tlbgen_policy_unregister(const char *name);
 
 /*
  * tlbgen_profile_names - fill names[0..n) with the known profile names
- * (built-in first). Returns the total number known. Thread-safe.
+ * (built-in first). Returns the total number known (which may exceed n),
+ * or -EINVAL for NULL names with n > 0. The names of user profiles stay
+ * valid until they are unregistered. Thread-safe.
  */
 TLBGEN_API int tlbgen_profile_names(const char **names, size_t n);
 
