@@ -525,6 +525,19 @@ static void print_mesi(struct cmp *c)
 			       per(c->mesi[p].line_transfers[k], c->mesi[p].flushes));
 		putchar('\n');
 	}
+	/* The reading seed 000 is about: fewer reads, same line traffic? */
+	for (unsigned int p = 1; p < c->nmesi; p++) {
+		struct bench_mesi_result *a = &c->mesi[0], *b = &c->mesi[p];
+		double ra = per(a->remote_reads, a->stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]);
+		double rb = per(b->remote_reads, b->stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]);
+		double ta = per(a->line_transfers[TLBGEN_LINE_MM_TLB_GEN], a->flushes);
+		double tb = per(b->line_transfers[TLBGEN_LINE_MM_TLB_GEN], b->flushes);
+
+		printf("  %s vs %s: tlb_gen reads per remote flush_tlb_func %.3f -> %.3f "
+		       "(%+.0f%%), tlb_gen transfers per flush %.3f -> %.3f (%+.0f%%)\n",
+		       c->mesi_pol[p].label, c->mesi_pol[0].label, ra, rb,
+		       ra > 0 ? 100 * (rb / ra - 1) : 0, ta, tb, ta > 0 ? 100 * (tb / ta - 1) : 0);
+	}
 	putchar('\n');
 }
 
