@@ -20,12 +20,12 @@
  *    and DSB instructions, oracle violations;
  *  - threaded mode (real threads, oracle off, variants interleaved rep by
  *    rep): the median time, and the time saved against the arch's "none".
- * Threaded-mode CPU threads service IPIs with tlbgen_poll() and yield; what
- * "sleep" and "busy" change is their TLB state (lazy or running the mm).
+ * Threaded mode spawns the K CPUs pinned (tlbgen_cpu__spawn): a sleeping
+ * one idles in the runtime (futex sleep until an IPI wakes it), a busy one
+ * polls for IPIs and yields. The reclaimer is the calling thread, CPU 0.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -48,6 +48,7 @@ struct rc_cfg {
 	unsigned long pages;
 	unsigned int rounds, reps;
 	bool stepped, threaded, dirty;
+	unsigned long work_ns;
 	const char *profile;
 };
 
@@ -68,7 +69,8 @@ static void usage(FILE *f)
 		"  --threads  comma list of K (default 1,4)      --pages    N (default 256 = 1 MiB)\n"
 		"  --rounds   rounds per run (default 4)         --reps     threaded reps (default 5)\n"
 		"  --arch     x86,arm64,riscv (default all)      --state    default both\n"
-		"  --profile  kernel profile (default latest)    --dirty    dirty PTEs: flush before IO\n");
+		"  --profile  kernel profile (default latest)    --dirty    dirty PTEs: flush before IO\n"
+		"  --work NS  threaded: the rest of reclaim per page (swap IO...), a busy wait (default 0)\n");
 }
 
 static int parse_list(const char *s, unsigned int *out, unsigned int max)
@@ -130,8 +132,20 @@ static struct tlbgen_system *rc_system(const struct rc_cfg *c, unsigned int ncpu
  * One round on the reclaimer (CPU 0): refault every page, then page them
  * all out. In stepped mode `drive` delivers the IPIs after each flush.
  */
+static void rc_work(unsigned long ns)
+{
+	uint64_t until;
+
+	if (!ns)
+		return;
+	until = bench_now_ns() + ns;
+	while (bench_now_ns() < until)
+		;
+}
+
 static int rc_round(struct tlbgen_system *sys, struct tlbgen_mm *mm,
-		    struct tlbgen_unmap_batch *u, unsigned long pages, bool dirty, bool drive)
+		    struct tlbgen_unmap_batch *u, unsigned long pages, bool dirty, bool drive,
+		    unsigned long work_ns)
 {
 	unsigned int pf = TLBGEN_PTE_ACCESSIBLE | (dirty ? TLBGEN_PTE_DIRTY : 0);
 	int r;
@@ -150,6 +164,7 @@ static int rc_round(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 			return -1;
 		if (drive && r == 0)
 			tlbgen_run_until_idle(sys);
+		rc_work(work_ns);
 		/* a dirty folio is flushed before pageout() queues its IO */
 		r = tlbgen_try_to_unmap_flush_dirty(sys, 0, u);
 		if (r < 0)
@@ -188,7 +203,7 @@ static void rc_stepped(const struct rc_cfg *c, int state, unsigned int k, const 
 			goto out;
 	tlbgen_stats__reset(sys);
 	for (unsigned int r = 0; r < c->rounds; r++) {
-		if (rc_round(sys, mm, u, c->pages, c->dirty, true))
+		if (rc_round(sys, mm, u, c->pages, c->dirty, true, 0))
 			goto out;
 		/* busy threads use the memory too (their TLBs must be flushed) */
 		if (state == RC_BUSY)
@@ -214,29 +229,32 @@ out:
 /* ---- threaded mode --------------------------------------------------------- */
 
 struct rc_thr {
-	struct tlbgen_system *sys;
 	struct tlbgen_mm *mm;
-	pthread_barrier_t *ready;
-	atomic_int *stop;
-	unsigned int cpu;
-	int state, err;
+	atomic_int *ready;
+	int state;
 };
 
-static void *rc_thread(void *arg)
+/*
+ * A thread of the mm on a spawned, pinned CPU. sleep: load the mm, go idle
+ * (enter_lazy_tlb) and return to the runtime's idle loop, which sleeps until
+ * an IPI wakes it, as the seed's sleep(1) threads do. busy: keep running the
+ * mm, taking IPIs at each poll.
+ */
+static int rc_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	struct rc_thr *t = arg;
 
-	if (tlbgen_cpu__attach(t->sys, t->cpu) || tlbgen_switch_mm(t->sys, t->cpu, t->mm) ||
-	    (t->state == RC_SLEEP && tlbgen_enter_lazy_tlb(t->sys, t->cpu)))
-		t->err = 1;
-	pthread_barrier_wait(t->ready);
-	while (!atomic_load_explicit(t->stop, memory_order_acquire)) {
-		tlbgen_poll(t->sys, t->cpu);
+	if (tlbgen_switch_mm(sys, cpu, t->mm) ||
+	    (t->state == RC_SLEEP && tlbgen_enter_lazy_tlb(sys, cpu)))
+		return -1;
+	atomic_fetch_add(t->ready, 1);
+	if (t->state == RC_SLEEP)
+		return 0;
+	while (!tlbgen_cpu__should_stop(sys, cpu)) {
+		tlbgen_poll(sys, cpu);
 		sched_yield();
 	}
-	tlbgen_switch_mm(t->sys, t->cpu, NULL);
-	tlbgen_cpu__detach(t->sys, t->cpu);
-	return NULL;
+	return 0;
 }
 
 /* ns per paged-out page, or a negative value on error. */
@@ -246,54 +264,40 @@ static double rc_threaded(const struct rc_cfg *c, int state, unsigned int k, con
 	struct tlbgen_system *sys = rc_system(c, k + 1, TLBGEN_MODE_THREADED, arch, batched);
 	struct tlbgen_mm *mm = NULL;
 	struct tlbgen_unmap_batch *u = NULL;
-	struct rc_thr thr[64];
-	pthread_t tid[64];
-	pthread_barrier_t ready;
-	atomic_int stop = 0;
+	atomic_int ready = 0;
+	struct rc_thr thr;
 	unsigned int started = 0;
 	double ns = -1;
 	uint64_t t0;
+	int ret;
 
 	if (!sys)
 		return -1;
 	if (tlbgen_mm__create(sys, c->pages, &mm) || tlbgen_unmap_batch__create(sys, &u))
 		goto out;
-	pthread_barrier_init(&ready, NULL, k + 1);
-	for (unsigned int i = 0; i < k; i++) {
-		thr[i] = (struct rc_thr){ sys, mm, &ready, &stop, i + 1, state, 0 };
-		if (pthread_create(&tid[i], NULL, rc_thread, &thr[i]))
-			break;
-		started++;
-	}
-	if (started != k) {
-		/* cannot reach the barrier: let the started ones through */
-		atomic_store(&stop, 1);
-		for (unsigned int i = started; i < k; i++)
-			pthread_barrier_wait(&ready);
+	thr = (struct rc_thr){ mm, &ready, state };
+	for (unsigned int i = 1; i <= k; i++, started++)
+		if (tlbgen_cpu__spawn(sys, i, rc_thread, &thr))
+			goto join;
+	while ((unsigned int)atomic_load(&ready) < k)
+		sched_yield();
+	if (tlbgen_cpu__attach(sys, 0))
 		goto join;
+	if (!tlbgen_switch_mm(sys, 0, mm)) {
+		t0 = bench_now_ns();
+		ns = (double)c->rounds * (double)c->pages;
+		for (unsigned int r = 0; r < c->rounds && ns > 0; r++)
+			if (rc_round(sys, mm, u, c->pages, c->dirty, false, c->work_ns))
+				ns = -1;
+		if (ns > 0)
+			ns = (double)(bench_now_ns() - t0) / ns;
+		tlbgen_switch_mm(sys, 0, NULL);
 	}
-	if (tlbgen_cpu__attach(sys, 0) || tlbgen_switch_mm(sys, 0, mm)) {
-		atomic_store(&stop, 1);
-		pthread_barrier_wait(&ready);
-		goto join;
-	}
-	pthread_barrier_wait(&ready);
-	t0 = bench_now_ns();
-	for (unsigned int r = 0; r < c->rounds; r++)
-		if (rc_round(sys, mm, u, c->pages, c->dirty, false))
-			goto stop;
-	ns = (double)(bench_now_ns() - t0) / ((double)c->rounds * (double)c->pages);
-stop:
-	atomic_store_explicit(&stop, 1, memory_order_release);
-	tlbgen_switch_mm(sys, 0, NULL);
 	tlbgen_cpu__detach(sys, 0);
 join:
-	for (unsigned int i = 0; i < started; i++) {
-		pthread_join(tid[i], NULL);
-		if (thr[i].err)
+	for (unsigned int i = 1; i <= started; i++)
+		if (tlbgen_cpu__join(sys, i, &ret) || ret)
 			ns = -1;
-	}
-	pthread_barrier_destroy(&ready);
 out:
 	if (u)
 		tlbgen_unmap_batch__destroy(u);
@@ -309,6 +313,7 @@ int bench_reclaim_main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' }, { "arch", required_argument, NULL, 'a' },
 		{ "state", required_argument, NULL, 's' }, { "profile", required_argument, NULL, 'P' },
 		{ "dirty", no_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
+		{ "work", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rc_cfg c = {
@@ -369,6 +374,11 @@ int bench_reclaim_main(int argc, char **argv)
 		case 'd':
 			c.dirty = true;
 			break;
+		case 'w':
+			c.work_ns = strtoul(optarg, &end, 10);
+			if (*end || c.work_ns > 10000000)
+				goto bad;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -409,12 +419,13 @@ int bench_reclaim_main(int argc, char **argv)
 		}
 	}
 
-	printf("# reclaim (seed 002): MADV_PAGEOUT of %lu pages + refault, %u rounds, profile %s%s;\n"
+	printf("# reclaim (seed 002): MADV_PAGEOUT of %lu pages + refault, %u rounds, profile %s%s,\n"
+	       "# other reclaim work %lu ns/page (threaded);\n"
 	       "# K threads of the mm on other CPUs (sleep: idle, lazy in the mm; busy: running it).\n"
 	       "# per page: flushes the reclaimer initiated, IPIs, flush callbacks on other CPUs,\n"
 	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
 	       "# (threaded, oracle off); saved = time saved vs the same arch unbatched.\n",
-	       c.pages, c.rounds, c.profile, c.dirty ? ", dirty PTEs" : "", c.reps);
+	       c.pages, c.rounds, c.profile, c.dirty ? ", dirty PTEs" : "", c.work_ns, c.reps);
 	printf("%-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "state", "K", "arch",
 	       "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg", "viol",
 	       "ns/pg", "saved");

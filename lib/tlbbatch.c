@@ -172,6 +172,9 @@ static void oracle_cover_page(struct tlbgen_mm *mm, unsigned long vpn, uint64_t 
 static void arm64_tlbi_complete(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 				unsigned long vpn)
 {
+	/* No simulated TLBs: nothing to do, and no reading of remote ctxs[]. */
+	if (!tlbgen_oracle_on(sys))
+		return;
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++) {
 		struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
 
