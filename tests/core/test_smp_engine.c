@@ -119,6 +119,45 @@ static void test_each_initiator_waits_for_its_own_callback(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+struct order {
+	int from[4];
+	int n;
+};
+
+static void order_hook(struct t_rec *r, const struct t_event *e)
+{
+	struct order *o = r->priv;
+
+	if (e->kind == EV_IPI_RECV && e->a == C && o->n < 4)
+		o->from[o->n++] = e->b;
+}
+
+/* Taking one call out of the queue keeps the others in FIFO order. */
+static void test_deliver_from_keeps_fifo(void **state)
+{
+	struct tlbgen_mm *mm;
+	struct tlbgen_system *sys = c_only(*state, &mm);
+	struct order o = { .n = 0 };
+	struct t_rec rec = { .hook = order_hook, .priv = &o };
+
+	t_rec_install(sys, &rec, false);
+	assert_int_equal(tlbgen_flush_tlb_page(sys, B, mm, PG(1)), 0);
+	assert_int_equal(tlbgen_flush_tlb_page(sys, A, mm, PG(2)), 0);
+	assert_int_equal(tlbgen_flush_tlb_page(sys, D, mm, PG(3)), 0);
+	assert_int_equal(tlbgen_deliver_from(sys, C, A), 1);
+	assert_int_equal(tlbgen_cpu__pending_calls(sys, C), 2);
+	assert_int_equal(tlbgen_deliver(sys, C), 2);
+	assert_int_equal(o.n, 3);
+	assert_int_equal(o.from[0], A);
+	assert_int_equal(o.from[1], B);
+	assert_int_equal(o.from[2], D);
+	for (unsigned int c = 0; c < 4; c++)
+		assert_int_equal(tlbgen_cpu__is_waiting(sys, c), 0);
+	assert_int_equal(tlbgen_system__set_trace(sys, NULL), 0);
+	t_rec_free(&rec);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /* Mutual flushes: a waiting CPU still services its own queue (csd_lock_wait with IRQs on). */
 static void test_waiting_cpu_takes_ipis(void **state)
 {
@@ -226,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T_EACH(test_two_initiators_one_ipi),
 		T_EACH(test_each_initiator_waits_for_its_own_callback),
+		T_EACH(test_deliver_from_keeps_fifo),
 		T_EACH(test_waiting_cpu_takes_ipis),
 		T_EACH(test_condition_evaluated_late),
 		T_EACH(test_step_picks_pending),
