@@ -7,12 +7,12 @@
 
 #include "bench.h"
 
+int bench_explore_main(int argc, char **argv);
+
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
 static const struct bench_cmd cmds[] = {
-	{ "tlbie", "seed 004: range-ceiling sweep, flush cost vs refill cost (shmat/fill/shmdt)", bench_tlbie_main },
-	{ "pagefault", "seed 003: page_fault3 with retried faults, spurious flushes per variant", bench_pagefault_main },
 	{ "seed000", "default (no arguments): seed 000, tlb_flush1 threads 1..nproc, v5.17 vs v6.0 + MESI", bench_seed000_main },
 	{ "tlb_flush1", "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, re-fault (policies compared)", bench_tlb_flush1_main },
 	{ "tlb_flush2", "will-it-scale tlb_flush2: same, munmap every 1 MiB", bench_tlb_flush2_main },
@@ -20,6 +20,9 @@ static const struct bench_cmd cmds[] = {
 	{ "page_fault3", "will-it-scale page_fault3: write faults, munmap flush every 128 MiB", bench_page_fault3_main },
 	{ "lazy", "seed 001: IPIs to CPUs that left the mm: clear-on-switch / lazy / lazy+trim", bench_lazy_main },
 	{ "mesi", "seed 000: MESI cacheline transfers per flush, Nadav Amit's four columns", bench_mesi_main },
+	{ "tlbie", "seed 004: range-ceiling sweep, flush cost vs refill cost (shmat/fill/shmdt)", bench_tlbie_main },
+	{ "pagefault", "seed 003: page_fault3 with retried faults, spurious flushes per variant", bench_pagefault_main },
+	{ "explore", "randomized schedule explorer over stepped mode (long runs)", bench_explore_main },
 	{ "reclaim", "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", bench_reclaim_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
