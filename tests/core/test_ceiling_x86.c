@@ -154,8 +154,10 @@ static void test_ceiling_negative_rejected(void **state)
 	assert_int_equal(tlbgen_set_tlb_single_page_flush_ceiling(sys, -1), -EINVAL);
 	assert_int_equal(tlbgen_set_tlb_single_page_flush_ceiling(sys, -33), -EINVAL);
 	assert_int_equal(tlbgen_get_tlb_single_page_flush_ceiling(sys), 33);
+	t_capture_start();
 	assert_int_equal(tlbgen_system__set_choice(sys, "tlb_single_page_flush_ceiling", "-1"),
 			 -EINVAL);
+	assert_non_null(strstr(t_capture_stop(), "integer >= 0"));
 	assert_int_equal(tlbgen_get_tlb_single_page_flush_ceiling(sys), 33);
 	/* The knob is policy state: refused while a flush is in flight. */
 	assert_int_equal(tlbgen_flush_tlb_page(sys, 0, mm, 0), 0);
