@@ -1,17 +1,107 @@
 #!/usr/bin/env bash
-# tests/run-all.sh - the whole test suite, as CI runs it.
+# tests/run-all.sh - the whole test suite, as CI runs it (.ci/run -> ./run.sh test).
+#
+#   1. normal build (build):        every suite, explorer at >= 10^5 seeds x 200 ops;
+#   2. ASan + UBSan (build-asan):   every suite, explorer at fewer seeds;
+#   3. TSan (build-tsan):           the threaded suite;
+#   4. libFuzzer (build-fuzz):      clang, the explorer's op language, FUZZ_RUNS executions.
+# Any failing test or any sanitizer report fails the run. Prints the wall time.
+# Environment: BUILD_PREFIX (default "build"), FUZZ_RUNS (default 1000000),
+#              SKIP="asan tsan fuzz" to leave stages out (local use only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
+P=${BUILD_PREFIX:-build}
+FUZZ_RUNS=${FUZZ_RUNS:-1000000}
+SKIP=${SKIP:-}
+JOBS=2
+status=0
 
-suite() { # name dir meson-args...
-	local name=$1 dir=$2; shift 2
+stage_time() { echo "--- $1: $(( $(date +%s) - $2 )) s"; }
+
+# Sanitizer reports that must fail CI even if a test's exit status hid them
+# (a should_fail test, a script that ignores its child's status).
+SAN_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|WARNING: ThreadSanitizer|ThreadSanitizer: reported'
+
+suite() { # name dir "meson test args" meson-setup-args...
+	local name=$1 dir=$2 targs=$3 t=$(date +%s); shift 3
 	echo "=== $name build ($dir)"
 	[ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
 	ninja -C "$dir" >/dev/null
-	meson test -C "$dir" --print-errorlogs --num-processes 2
+	# shellcheck disable=SC2086
+	if ! meson test -C "$dir" --print-errorlogs --num-processes $JOBS $targs; then
+		echo "*** $name: test failures" >&2
+		status=1
+	fi
+	if grep -Eq "$SAN_PATTERN" "$dir/meson-logs/testlog.txt"; then
+		echo "*** $name: sanitizer report(s):" >&2
+		grep -En "$SAN_PATTERN" "$dir/meson-logs/testlog.txt" | head -20 >&2
+		status=1
+	fi
+	stage_time "$name" "$t"
 }
 
-suite normal build
+skipped() { case " $SKIP " in *" $1 "*) return 0 ;; esac; return 1; }
+
+suite normal "$P" ""
+
+if ! skipped asan; then
+	export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:print_summary=1
+	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:print_summary=1
+	TLBGEN_EXPLORE_SEEDS=3000 suite asan+ubsan "$P-asan" "--timeout-multiplier 4" \
+		-Db_sanitize=address,undefined -Db_lundef=false
+fi
+
+if ! skipped tsan; then
+	# The threaded tests carry their own TSAN_OPTIONS (suppressions file);
+	# this default covers everything else.
+	export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+	suite tsan "$P-tsan" "--suite threaded --timeout-multiplier 4" -Db_sanitize=thread -Db_lundef=false
+fi
+
+if ! skipped fuzz; then
+	t=$(date +%s)
+	d="$P-fuzz"
+	echo "=== libFuzzer ($d, clang, $FUZZ_RUNS executions)"
+	if [ ! -f "$d/build.ninja" ]; then
+		CC=clang meson setup "$d" -Dfuzzing=true -Db_sanitize=address,undefined \
+			-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
+	fi
+	ninja -C "$d" tests/hardening/fuzz_explore >/dev/null
+	rm -rf "$d/corpus" "$d/artifacts"
+	mkdir -p "$d/corpus" "$d/artifacts"
+	cp tests/hardening/corpus/* "$d/corpus/"
+	# Two fuzzer processes (2 cores), FUZZ_RUNS executions in total; new
+	# inputs go to $d/corpus, crashes to $d/artifacts/.
+	pids=()
+	for w in 0 1; do
+		ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$d/tests/hardening/fuzz_explore" -runs=$(( FUZZ_RUNS / 2 )) -seed=$(( w + 1 )) \
+			-max_len=128 -artifact_prefix="$d/artifacts/" -print_final_stats=1 \
+			"$d/corpus" >"$d/fuzz-$w.log" 2>&1 &
+		pids+=($!)
+	done
+	fz=0
+	for w in 0 1; do
+		if wait "${pids[$w]}"; then
+			grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec" \
+				"$d/fuzz-$w.log" | sed "s/^/worker $w: /" || true
+		else
+			fz=1
+			echo "*** fuzzer worker $w failed; last lines of $d/fuzz-$w.log:" >&2
+			tail -40 "$d/fuzz-$w.log" >&2
+		fi
+	done
+	if [ $fz -ne 0 ] || [ -n "$(ls -A "$d/artifacts")" ]; then
+		for a in "$d"/artifacts/*; do
+			[ -e "$a" ] && echo "*** fuzzer reproducer: $a (replay: $d/tests/hardening/fuzz_explore $a)" >&2
+		done
+		status=1
+	fi
+	stage_time fuzz "$t"
+fi
 
 echo "=== total wall time: $(( $(date +%s) - t0 )) s"
+[ $status -eq 0 ] && echo "=== all green" || echo "=== FAILED" >&2
+exit $status

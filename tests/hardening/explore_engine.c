@@ -783,10 +783,9 @@ size_t xpl_decode(const uint8_t *data, size_t len, struct xcfg *cfg,
 	cfg->profile = profiles[data[0] % nr_profiles];
 	cfg->nr_cpus = 2 + data[1] % 5;
 	cfg->nr_mms = 1 + (data[1] / 5) % 3;
-	if (data[2] & 1) {
-		cfg->tlb_sets = 2;
-		cfg->tlb_ways = 2;
-	}
+	/* Small TLBs: evictions happen and each exec stays cheap. */
+	cfg->tlb_sets = data[2] & 1 ? 2 : 8;
+	cfg->tlb_ways = data[2] & 2 ? 2 : 4;
 	cfg->sys_seed = data[2] | 1;
 	/* Then 4 bytes per op: kind, cpu|mm, page, arg. */
 	for (size_t i = 3; i + 4 <= len && n < max; i += 4) {
@@ -794,7 +793,7 @@ size_t xpl_decode(const uint8_t *data, size_t len, struct xcfg *cfg,
 		uint8_t arg = data[i + 3];
 
 		memset(o, 0, sizeof(*o));
-		o->kind = data[i] % XOP_NR;
+		o->kind = (data[i] & 0x1f) % XOP_NR;
 		o->cpu = data[i + 1] & 0x0f;
 		o->mm = data[i + 1] >> 4;
 		o->flags = (data[i] >> 5) & 3;
