@@ -12,7 +12,10 @@ int bench_explore_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
+int bench_transport_main(int argc, char **argv);
+
 static const struct bench_cmd cmds[] = {
+	{ "transport", "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", bench_transport_main },
 	{ "seed000", "default (no arguments): seed 000, tlb_flush1 threads 1..nproc, v5.17 vs v6.0 + MESI", bench_seed000_main },
 	{ "tlb_flush1", "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, re-fault (policies compared)", bench_tlb_flush1_main },
 	{ "tlb_flush2", "will-it-scale tlb_flush2: same, munmap every 1 MiB", bench_tlb_flush2_main },
