@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/threaded/test_runtime.c - the runtime itself: argument checks,
+ * placement and oversubscription, spawned idle CPUs answering IPIs, the
+ * csd-lock watchdog, the signal backend interrupting a CPU that never
+ * polls, and a broken IPI condition caught by the oracle (the threaded
+ * tests can fail).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "thr_common.h"
+
+static struct tlbgen_system *mk(unsigned int n, const struct tlbgen_runtime_opts *rt,
+				const char *profile)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = n, .mode = TLBGEN_MODE_THREADED,
+		    .profile = profile, .runtime = rt);
+	struct tlbgen_system *sys = NULL;
+
+	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	return sys;
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int nop(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	(void)sys;
+	(void)cpu;
+	(void)arg;
+	return 7;
+}
+
+static void test_api(void **state)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED);
+	TLBGEN_OPTS(tlbgen_runtime_opts, bad_backend, .backend = (enum tlbgen_ipi_backend)7);
+	int neg[] = { -1 };
+	TLBGEN_OPTS(tlbgen_runtime_opts, bad_list, .cpu_list = neg, .nr_cpu_list = 1);
+	TLBGEN_OPTS(tlbgen_system_opts, to, .nr_cpus = 2, .mode = TLBGEN_MODE_THREADED);
+	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
+	struct tlbgen_system *stepped, *sys, *tmp = NULL;
+	int ret = 0;
+
+	(void)state;
+	assert_int_equal(tlbgen_system__create(&so, &stepped), 0);
+	assert_int_equal(tlbgen_cpu__spawn(stepped, 0, NULL, NULL), -EINVAL);
+	assert_int_equal(tlbgen_runtime__oversubscribed(stepped), -EINVAL);
+	assert_int_equal(tlbgen_runtime__stats(stepped, &st), -EINVAL);
+	assert_int_equal(tlbgen_cpu__attach(stepped, 0), -EINVAL);
+	assert_int_equal(tlbgen_system__destroy(stepped), 0);
+
+	to.runtime = &bad_backend;
+	assert_int_equal(tlbgen_system__create(&to, &tmp), -EINVAL);
+	to.runtime = &bad_list;
+	assert_int_equal(tlbgen_system__create(&to, &tmp), -EINVAL);
+	assert_null(tmp);
+
+	sys = mk(2, NULL, "latest");
+	assert_int_equal(tlbgen_cpu__spawn(NULL, 0, NULL, NULL), -EINVAL);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 2, NULL, NULL), -EINVAL);
+	assert_int_equal(tlbgen_cpu__join(sys, 1, NULL), -ESRCH);
+	assert_int_equal(tlbgen_cpu__should_stop(sys, 9), -EINVAL);
+	assert_int_equal(tlbgen_runtime__host_cpu(sys, 2), -EINVAL);
+	assert_int_equal(tlbgen_runtime__stats(sys, NULL), -EINVAL);
+	assert_int_equal(tlbgen_runtime__stats(sys, &st), 0);
+	assert_int_equal(st.watchdog_reports, 0);
+
+	/* The calling thread as CPU 0, a spawned thread as CPU 1. */
+	assert_int_equal(tlbgen_cpu__attach(sys, 0), 0);
+	assert_int_equal(tlbgen_this_cpu(sys), 0);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 0, NULL, NULL), -EBUSY);
+	assert_int_equal(tlbgen_cpu__attach(sys, 1), -EBUSY);	/* this thread is CPU 0 */
+	assert_int_equal(tlbgen_poll(sys, 1), -EPERM);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, nop, NULL), 0);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, nop, NULL), -EBUSY);
+	assert_int_equal(tlbgen_system__destroy(sys), -EBUSY);
+	assert_int_equal(tlbgen_cpu__join(sys, 1, &ret), 0);
+	assert_int_equal(ret, 7);
+	assert_int_equal(tlbgen_cpu__detach(sys, 1), -EPERM);
+	assert_int_equal(tlbgen_cpu__detach(sys, 0), 0);
+	assert_int_equal(tlbgen_this_cpu(sys), -ENOENT);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_placement(void **state)
+{
+	int list[] = { 1, 0 }, same[] = { 0, 0 };
+	TLBGEN_OPTS(tlbgen_runtime_opts, rl, .cpu_list = list, .nr_cpu_list = 2);
+	TLBGEN_OPTS(tlbgen_runtime_opts, rs, .cpu_list = same, .nr_cpu_list = 2);
+	struct tlbgen_system *sys;
+	unsigned int hosts = thr_host_cpus();
+
+	(void)state;
+	sys = mk(3, &rl, "latest");
+	assert_int_equal(tlbgen_runtime__host_cpu(sys, 0), 1);
+	assert_int_equal(tlbgen_runtime__host_cpu(sys, 1), 0);
+	assert_int_equal(tlbgen_runtime__host_cpu(sys, 2), 1);
+	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 1);	/* 3 on 2 */
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+
+	sys = mk(2, &rs, "latest");
+	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 1);	/* both on CPU 0 */
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+
+	sys = mk(1, NULL, "latest");
+	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 0);
+	assert_true(tlbgen_runtime__host_cpu(sys, 0) >= 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+
+	sys = mk(hosts * 4, NULL, "latest");
+	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 1);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/* Idle CPUs (in no mm, running nothing) answer a kernel-range flush. */
+static void test_idle_cpus_answer(void **state)
+{
+	struct tlbgen_system *sys = mk(4, NULL, "latest");
+	uint64_t st[TLBGEN_STAT_NR];
+
+	(void)state;
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, NULL, NULL), 0);
+	assert_int_equal(tlbgen_cpu__attach(sys, 0), 0);
+	for (int i = 0; i < 200; i++)
+		assert_int_equal(tlbgen_flush_tlb_kernel_range(sys, 0, 0, TLBGEN_PAGE_SIZE), 0);
+	assert_int_equal(tlbgen_cpu__detach(sys, 0), 0);
+	for (unsigned int c = 1; c < 4; c++) {
+		int ret = -1;
+
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+		assert_int_equal(tlbgen_stats__cpu(sys, c, st, TLBGEN_STAT_NR), TLBGEN_STAT_NR);
+		/* Every flush ran on every idle CPU. */
+		assert_int_equal(st[TLBGEN_STAT_KERNEL_FLUSH], 200);
+	}
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+struct two {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *mm;
+	atomic_bool ready, flushed;
+	bool saw_report;
+};
+
+/* CPU 1 runs mm and then never reaches an IRQ-enable point for a while. */
+static int deaf(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct two *t = arg;
+	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
+	uint64_t end = ms_now() + 10000;
+
+	if (tlbgen_switch_mm(sys, cpu, t->mm) || tlbgen_access(sys, cpu, 0) < 0)
+		return 1;
+	atomic_store(&t->ready, true);
+	/* No tlbgen call that polls: only the watchdog can say CPU 0 waits. */
+	while (ms_now() < end) {
+		if (tlbgen_runtime__stats(sys, &st) == 0 && st.watchdog_reports > 0) {
+			t->saw_report = true;
+			break;
+		}
+		sched_yield();
+	}
+	return 0;	/* then the idle loop answers */
+}
+
+static int quiet_all(enum tlbgen_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static void test_watchdog(void **state)
+{
+	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .watchdog_ms = 50);
+	struct two t = { 0 };
+	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
+	int ret = -1;
+
+	(void)state;
+	t.sys = mk(2, &rt, "latest");
+	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
+	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, deaf, &t), 0);
+	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
+	while (!atomic_load(&t.ready))
+		sched_yield();
+	tlbgen_set_print(quiet_all);	/* the report itself is not what we test */
+	assert_int_equal(tlbgen_flush_tlb_mm(t.sys, 0, t.mm), 0);
+	tlbgen_set_print(thr_quiet_print);
+	assert_int_equal(tlbgen_runtime__stats(t.sys, &st), 0);
+	assert_true(st.watchdog_reports >= 1);
+	assert_int_equal(tlbgen_cpu__join(t.sys, 1, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_true(t.saw_report);	/* it fired while CPU 1 was deaf */
+	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
+	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
+}
+
+/* Signal backend: CPU 1 spins without polling until CPU 0's flush is done. */
+static int busy(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct two *t = arg;
+	uint64_t end = ms_now() + 10000;
+
+	if (tlbgen_switch_mm(sys, cpu, t->mm) || tlbgen_access(sys, cpu, 0) < 0)
+		return 1;
+	atomic_store(&t->ready, true);
+	while (!atomic_load(&t->flushed) && ms_now() < end) {
+		if (THR_UNDER_TSAN) {
+			/* TSan delivers async signals at its interceptors. */
+			struct timespec ts = { 0, 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (!atomic_load(&t->flushed))
+		return 2;
+	/* The flush ran here, from the handler: page 0 is gone. */
+	return tlbgen_access(sys, cpu, 0) == 0 ? 0 : 3;
+}
+
+static void test_signal_backend(void **state)
+{
+	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = TLBGEN_IPI_SIGNAL, .watchdog_ms = 20000);
+	struct two t = { 0 };
+	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
+	int ret = -1;
+
+	(void)state;
+	t.sys = mk(2, &rt, "latest");
+	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
+	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, busy, &t), 0);
+	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
+	while (!atomic_load(&t.ready))
+		sched_yield();
+	assert_int_equal(tlbgen_pte_change(t.sys, 0, t.mm, 0), 0);
+	assert_int_equal(tlbgen_flush_tlb_page(t.sys, 0, t.mm, 0), 0);
+	atomic_store(&t.flushed, true);
+	assert_int_equal(tlbgen_cpu__join(t.sys, 1, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(tlbgen_runtime__stats(t.sys, &st), 0);
+	assert_true(st.signals_sent >= 1);
+	assert_true(st.signals_handled >= 1);
+	assert_int_equal(tlbgen_oracle__violations(t.sys), 0);
+	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
+	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
+}
+
+static enum tlbgen_ipi_verdict never_send(struct tlbgen_ipi_target *t, void *priv)
+{
+	(void)t;
+	(void)priv;
+	return TLBGEN_IPI_SKIP_NOT_LOADED;
+}
+
+struct lockstep {
+	struct tlbgen_mm *mm;
+	struct thr_barrier bar;
+	long found;
+};
+
+static int victim(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct lockstep *l = arg;
+	int n;
+
+	if (tlbgen_switch_mm(sys, cpu, l->mm) || tlbgen_access(sys, cpu, 0) != 0)
+		return 1;
+	thr_barrier_wait(&l->bar, sys, cpu);	/* CPU 0 changes and flushes */
+	thr_barrier_wait(&l->bar, sys, cpu);
+	n = tlbgen_access(sys, cpu, 0);		/* 1: a hit, on the stale entry */
+	l->found = tlbgen_oracle__violations(sys);
+	tlbgen_switch_mm(sys, cpu, NULL);
+	return n == 1 ? 0 : 2;
+}
+
+/* A condition that never IPIs: the oracle must catch the stale hit. */
+static void test_broken_cond_caught(void **state)
+{
+	TLBGEN_OPTS(tlbgen_policy_ops, ops, .ipi_cond = never_send);
+	struct lockstep l = { 0 };
+	struct tlbgen_system *sys;
+	int ret = -1;
+
+	(void)state;
+	assert_int_equal(tlbgen_policy_register("thr-rt-never-ipi", "latest", NULL, &ops), 0);
+	sys = mk(2, NULL, "thr-rt-never-ipi");
+	assert_int_equal(tlbgen_mm__create(sys, 4, &l.mm), 0);
+	thr_barrier_init(&l.bar, 2, 64);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, victim, &l), 0);
+	assert_int_equal(tlbgen_cpu__attach(sys, 0), 0);
+	thr_barrier_wait(&l.bar, sys, 0);
+	assert_int_equal(tlbgen_pte_change(sys, 0, l.mm, 0), 0);
+	assert_int_equal(tlbgen_flush_tlb_page(sys, 0, l.mm, 0), 0);
+	thr_barrier_wait(&l.bar, sys, 0);
+	assert_int_equal(tlbgen_cpu__join(sys, 1, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(l.found, 1);
+	assert_int_equal(tlbgen_cpu__detach(sys, 0), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+	assert_int_equal(tlbgen_policy_unregister("thr-rt-never-ipi"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_api),
+		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_idle_cpus_answer),
+		cmocka_unit_test(test_watchdog),
+		cmocka_unit_test(test_signal_backend),
+		cmocka_unit_test(test_broken_cond_caught),
+	};
+
+	tlbgen_set_print(thr_quiet_print);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
