@@ -161,11 +161,10 @@ static int rt_take_ipis(struct tlbgen_system *sys, unsigned int cpu)
 	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
 	int ran = 0;
 
-	while (queue_nonempty(c)) {
-		atomic_store_explicit(&c->priv.ipi_pending, 0, memory_order_relaxed);
-		atomic_store_explicit(&c->priv.irq_deferred, 0, memory_order_relaxed);
+	/* ipi_pending/irq_deferred are not written here: initiators would then
+	 * miss on this line on every send. The queue itself is the IPI. */
+	while (queue_nonempty(c))
 		ran += tlbgen_flush_smp_call_function_queue(sys, cpu, -1);
-	}
 	return ran;
 }
 
@@ -249,12 +248,9 @@ static void rt_kick(struct tlbgen_system *sys, unsigned int target)
 
 static void threaded_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned int target)
 {
-	struct tlbgen_cpu *t = tlbgen_cpu(sys, target);
-
 	(void)from;
-	/* Informational only (the queue is the IPI); keep the line clean. */
-	if (!atomic_load_explicit(&t->priv.ipi_pending, memory_order_relaxed))
-		atomic_store_explicit(&t->priv.ipi_pending, 1, memory_order_relaxed);
+	/* The non-empty queue is the IPI (no pending flag: one line less per
+	 * round trip); a signal interrupts, a futex wake ends a sleep. */
 	if (sys->rt_opts.backend == TLBGEN_IPI_SIGNAL)
 		rt_kick(sys, target);
 	rt_wake(rtc(sys, target));

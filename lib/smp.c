@@ -135,9 +135,11 @@ void tlbgen_smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int 
 			}
 			csd = tlbgen__csd(sys, this_cpu, cpu);
 			csd_lock(sys, this_cpu, csd);
+			/* Only we write u_flags while it is locked: a plain store
+			 * (no locked RMW draining the store buffer on the hot path). */
 			if (wait)
-				atomic_fetch_or_explicit(&csd->u_flags, CSD_TYPE_SYNC,
-							 memory_order_relaxed);
+				atomic_store_explicit(&csd->u_flags, CSD_FLAG_LOCK | CSD_TYPE_SYNC,
+						      memory_order_relaxed);
 			csd->func = func;
 			csd->info = info;
 			tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
@@ -249,7 +251,12 @@ int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int
 	__cds_wfcq_splice_blocking(&head, &tail, &c->queue.head, &c->queue.tail);
 	tlbgen_tsan_acquire(&c->queue);
 	__cds_wfcq_for_each_blocking_safe(&head, &tail, node, n)
+	{
 		v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
+		/* We will write it (csd_unlock): fetch it exclusive at once
+		 * rather than shared and then upgraded. */
+		__builtin_prefetch(v[nr - 1], 1, 3);
+	}
 
 	if (only_src >= 0) {
 		struct tlbgen_csd *hit = NULL;
