@@ -39,9 +39,11 @@
  * is there). With fea4e317f9e7 the SWITCHING store precedes the tlb_gen read,
  * CPU 0 sees it and IPIs; without it CPU 0 sees the old mm and skips.
  *
- * The verdict: the buggy choice runs N iterations and must find at least
- * one violation (it typically finds the first within ~100); the fixed
- * profile runs the same N iterations and must find none.
+ * The verdict: the buggy choice runs until its first violation, at most N
+ * iterations, and must find one (on a 2-vCPU VM it typically takes tens to
+ * a few thousand iterations); the fixed profile runs all N iterations and
+ * must find none. Under sanitizers N is capped and the SB window is only
+ * required to stay closed with the fix.
  *
  * Usage: test_ordering sb|switching [N]
  */
@@ -249,15 +251,17 @@ static void test_window(void **state)
 	(void)state;
 	if (thr_host_cpus() < 2)
 		skip();
+	/* The timing-shaped SB window needs uninstrumented code (TSan even
+	 * runs without a store buffer); the forced interleaving does not. */
+	bool must_find = !THR_UNDER_SANITIZER || strcmp(window, "sb");
+
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	bad = run(buggy, max_iters, false, &done);
+	bad = run(buggy, max_iters, true, &done);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "%s: %ld violation(s) in %lu iterations (%.2f s)\n", buggy, bad, done,
+	fprintf(stderr, "%s: first violation after %lu of at most %lu iterations (%.2f s)\n",
+		buggy, bad ? done : 0, max_iters,
 		(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-	assert_int_equal(done, max_iters);
-	/* TSan runs the threads under its own sequentially consistent model:
-	 * no store buffer, so the SB window cannot open there. */
-	if (!THR_UNDER_TSAN || strcmp(window, "sb"))
+	if (must_find)
 		assert_true(bad > 0);
 	good = run("latest", max_iters, false, &done_fixed);
 	fprintf(stderr, "latest: %ld violation(s) in %lu iterations\n", good, done_fixed);
@@ -275,8 +279,8 @@ int main(int argc, char **argv)
 		window = argv[1];
 	if (argc > 2)
 		max_iters = strtoul(argv[2], NULL, 0);
-	if (THR_UNDER_TSAN && max_iters > 5000)
-		max_iters = 5000;
+	if (THR_UNDER_SANITIZER && max_iters > 20000)
+		max_iters = 20000;
 	tlbgen_set_print(thr_quiet_print);
 	if (tlbgen_policy_register("thr-latest-no-sb-barrier", "latest", "switch_mm_barrier=off",
 				   NULL) ||

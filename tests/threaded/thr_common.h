@@ -28,6 +28,17 @@
 #else
 #define THR_UNDER_TSAN 0
 #endif
+/* Any sanitizer: instrumentation reshapes instruction timing. */
+#if defined(__SANITIZE_ADDRESS__) || defined(THR_TSAN)
+#define THR_UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define THR_UNDER_SANITIZER 1
+#endif
+#endif
+#ifndef THR_UNDER_SANITIZER
+#define THR_UNDER_SANITIZER 0
+#endif
 
 static inline void thr_relax(void)
 {
