@@ -263,6 +263,83 @@ static void test_signal_backend(void **state)
 	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
 }
 
+/* Signal backend, IRQs off: the handler defers; the irq-enable point takes it. */
+struct irqoff {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *a, *b;
+	atomic_bool armed, in_switch;
+	bool held;
+};
+
+static void irqoff_hook(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
+			enum tlbgen_access_op op)
+{
+	struct irqoff *x = ctx;
+	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
+	uint64_t end;
+
+	(void)id;
+	if (cpu != 1 || line != TLBGEN_LINE_TLBSTATE || op != TLBGEN_OP_WRITE || x->held ||
+	    !atomic_load(&x->armed))
+		return;
+	/* Inside switch_mm_irqs_off(), about to store LOADED_MM_SWITCHING. */
+	x->held = true;
+	atomic_store(&x->in_switch, true);
+	end = ms_now() + 5000;
+	while (ms_now() < end && tlbgen_runtime__stats(x->sys, &st) == 0 &&
+	       st.signals_deferred == 0) {
+		struct timespec ts = { 0, 1000 };
+
+		nanosleep(&ts, NULL);	/* an interceptor under TSan, too */
+	}
+}
+
+static int switcher_irqoff(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct irqoff *x = arg;
+
+	if (tlbgen_switch_mm(sys, cpu, x->a) || tlbgen_access(sys, cpu, 0) != 0 ||
+	    tlbgen_switch_mm(sys, cpu, x->b))
+		return 1;
+	atomic_store(&x->armed, true);
+	if (tlbgen_switch_mm(sys, cpu, x->a))	/* held inside, IRQs off */
+		return 2;
+	atomic_store(&x->armed, false);
+	/* The deferred IPI ran at local_irq_enable(): the stale entry is gone. */
+	return tlbgen_access(sys, cpu, 0) == 0 ? 0 : 3;
+}
+
+static void test_signal_deferred_with_irqs_off(void **state)
+{
+	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = TLBGEN_IPI_SIGNAL, .watchdog_ms = 20000);
+	struct irqoff x = { 0 };
+	TLBGEN_OPTS(tlbgen_trace_ops, tr, .ctx = &x, .line_access = irqoff_hook);
+	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
+	int ret = -1;
+
+	(void)state;
+	x.sys = mk(2, &rt, "latest");
+	assert_int_equal(tlbgen_mm__create(x.sys, 4, &x.a), 0);
+	assert_int_equal(tlbgen_mm__create(x.sys, 4, &x.b), 0);
+	assert_int_equal(tlbgen_system__set_trace(x.sys, &tr), 0);
+	assert_int_equal(tlbgen_cpu__spawn(x.sys, 1, switcher_irqoff, &x), 0);
+	assert_int_equal(tlbgen_cpu__attach(x.sys, 0), 0);
+	while (!atomic_load(&x.in_switch))
+		sched_yield();
+	/* CPU 1 is held just before its LOADED_MM_SWITCHING store, IRQs off,
+	 * still in a's mask (lazily): the full flush of a (freed_tables, no
+	 * condition) IPIs it, and the signal arrives with IRQs off. */
+	assert_int_equal(tlbgen_pte_change(x.sys, 0, x.a, 0), 0);
+	assert_int_equal(tlbgen_flush_tlb_mm(x.sys, 0, x.a), 0);
+	assert_int_equal(tlbgen_cpu__join(x.sys, 1, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(tlbgen_runtime__stats(x.sys, &st), 0);
+	assert_true(st.signals_deferred >= 1);
+	assert_int_equal(tlbgen_oracle__violations(x.sys), 0);
+	assert_int_equal(tlbgen_cpu__detach(x.sys, 0), 0);
+	assert_int_equal(tlbgen_system__destroy(x.sys), 0);
+}
+
 static enum tlbgen_ipi_verdict never_send(struct tlbgen_ipi_target *t, void *priv)
 {
 	(void)t;
@@ -326,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cpus_answer),
 		cmocka_unit_test(test_watchdog),
 		cmocka_unit_test(test_signal_backend),
+		cmocka_unit_test(test_signal_deferred_with_irqs_off),
 		cmocka_unit_test(test_broken_cond_caught),
 	};
 
