@@ -13,7 +13,15 @@
  *  - TLBGEN_IPI_SIGNAL: additionally pthread_kill() interrupts the target,
  *    whose handler runs the queued callbacks unless the CPU has "IRQs off"
  *    (inside switch_mm, a flush callback, a simulated TLB access); the IPI
- *    is then taken when IRQs are enabled again. The signal is SIGRTMIN+5.
+ *    is then taken when IRQs are enabled again. The signal is SIGRTMIN+5;
+ *    its handler is installed process-wide by the first such system and
+ *    stays. A callback run from the handler may lose a per-CPU counter
+ *    increment it interrupts (counters are single-writer, not atomic RMWs).
+ *
+ * A CPU that detaches (or whose spawned thread is joined) while it is still
+ * in an mm's cpumask cannot answer that mm's flushes: its initiators wait,
+ * and the csd-lock watchdog (watchdog_ms) reports the CPU, the function and
+ * since when (tlbgen_runtime__stats().watchdog_reports counts the reports).
  *
  * Wait loops spin briefly, then sched_yield(), then sleep on a futex, so
  * more emulated CPUs than real cores work (the library says so once).
