@@ -14,11 +14,13 @@ int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct t
 	size_t size = sizeof(struct tlbgen_mm) + sys->mask_longs * sizeof(atomic_ulong);
 	struct tlbgen_mm *mm;
 
-	size = (size + TLBGEN_CACHELINE - 1) & ~(size_t)(TLBGEN_CACHELINE - 1);
-	mm = aligned_alloc(TLBGEN_CACHELINE, size);
+	/* On the NUMA node of the creating CPU (threaded mode, attached
+	 * thread; lib/system.c), else cache-aligned heap; zeroed either way. */
+	int cpu = sys->mode == TLBGEN_MODE_THREADED ? tlbgen_this_cpu(sys) : -1;
+
+	mm = tlbgen__alloc_cpu(cpu >= 0 ? sys : NULL, cpu >= 0 ? (unsigned int)cpu : 0, size);
 	if (!mm)
 		return -ENOMEM;
-	memset(mm, 0, size);
 	mm->priv.ptes = nr_pages ? calloc(nr_pages, sizeof(*mm->priv.ptes)) : NULL;
 	if (!(sys->flags & TLBGEN_SYS_NO_STATS))
 		mm->priv.stats = calloc((size_t)sys->nr_cpus * TLBGEN_STAT_NR,
@@ -27,7 +29,7 @@ int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct t
 	    (!(sys->flags & TLBGEN_SYS_NO_STATS) && !mm->priv.stats)) {
 		free(mm->priv.ptes);
 		free(mm->priv.stats);
-		free(mm);
+		tlbgen__free_cpu(mm, size);
 		return -ENOMEM;
 	}
 	/* init_new_context(): a never-reused ctx_id, tlb_gen 0. */
@@ -46,7 +48,7 @@ void tlbgen__mm_free(struct tlbgen_mm *mm)
 	mm->priv.magic = 0;
 	free(mm->priv.ptes);
 	free(mm->priv.stats);
-	free(mm);
+	tlbgen__free_cpu(mm, 0);
 }
 
 TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pages,
