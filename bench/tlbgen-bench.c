@@ -8,6 +8,7 @@
 #include "bench.h"
 
 int bench_explore_main(int argc, char **argv);
+int bench_soak_main(int argc, char **argv);
 
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
@@ -26,6 +27,7 @@ static const struct bench_cmd cmds[] = {
 	{ "tlbie", "seed 004: range-ceiling sweep, flush cost vs refill cost (shmat/fill/shmdt)", bench_tlbie_main },
 	{ "pagefault", "seed 003: page_fault3 with retried faults, spurious flushes per variant", bench_pagefault_main },
 	{ "explore", "randomized schedule explorer over stepped mode (long runs)", bench_explore_main },
+	{ "soak", "threaded soak: mixed workloads, oversubscribed, oracle + watchdog (--minutes N)", bench_soak_main },
 	{ "reclaim", "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", bench_reclaim_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
