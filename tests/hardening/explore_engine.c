@@ -467,7 +467,7 @@ static int pick_cpu(struct xctx *x, struct gen *g, bool need_running)
 	return (int)cand[rn(&g->s, k)];
 }
 
-static void gen_op(struct xctx *x, struct gen *g, struct xop *o)
+static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 {
 	unsigned int n = x->cfg->nr_cpus, nm = x->cfg->nr_mms;
 	int cpu;
@@ -475,7 +475,7 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o)
 	memset(o, 0, sizeof(*o));
 	/* Obligations first: a PTE change must be followed by a covering flush. */
 	for (unsigned int m = 1; m <= nm; m++) {
-		if (!g->pend[m] || rn(&g->s, 100) >= 25)
+		if (!g->pend[m] || (!closing && rn(&g->s, 100) >= 25))
 			continue;
 		cpu = pick_cpu(x, g, false);
 		if (cpu < 0)
@@ -506,12 +506,18 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o)
 	}
 	for (unsigned int c = 0; c < n; c++) {
 		if (g->batch_pend[c] && !tlbgen_cpu__is_waiting(x->sys, c) &&
-		    rn(&g->s, 100) < 25) {
+		    (closing || rn(&g->s, 100) < 25)) {
 			o->kind = XOP_BATCH_FLUSH;
 			o->cpu = (uint8_t)c;
 			g->batch_pend[c] = false;
 			return;
 		}
+	}
+
+	if (closing) {
+		/* The last ops of a run: let every waiting CPU finish. */
+		o->kind = XOP_STEP;
+		return;
 	}
 
 	unsigned int r = rn(&g->s, 100);
@@ -611,7 +617,9 @@ enum xfail_kind xpl_gen_run(const struct xcfg *cfg, uint64_t seed, struct xop *o
 	st->runs++;
 	for (i = 0; i < n && f->kind == XF_NONE; i++) {
 		x.cur = i;
-		gen_op(&x, &g, &ops[i]);
+		/* Close the run: every PTE change gets its covering flush, as
+		 * the kernel requires, before the ops run out. */
+		gen_op(&x, &g, &ops[i], i + 2 * (cfg->nr_mms + cfg->nr_cpus) + 2 >= n);
 		if (xpl_verbose) {
 			char buf[160];
 
