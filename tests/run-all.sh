@@ -48,7 +48,7 @@ suite normal "$P" ""
 if ! skipped asan; then
 	export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:print_summary=1
 	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:print_summary=1
-	TLBGEN_EXPLORE_SEEDS=3000 suite asan+ubsan "$P-asan" "--timeout-multiplier 4" \
+	TLBGEN_EXPLORE_SEEDS=10000 suite asan+ubsan "$P-asan" "--timeout-multiplier 4" \
 		-Db_sanitize=address,undefined -Db_lundef=false
 fi
 
