@@ -664,6 +664,22 @@ static void test_threaded_attach(void **state)
 	assert_int_equal(a.ret_same_cpu, -EBUSY);
 	assert_int_equal(a.ret_other_cpu, -EPERM);
 	assert_int_equal(tlbgen_cpu__join(s, 1, NULL), -ESRCH);	/* never spawned */
+	assert_int_equal(tlbgen_cpu__join(s, 2, NULL), -EINVAL);
+	assert_int_equal(tlbgen_cpu__spawn(s, 2, NULL, NULL), -EINVAL);
+	assert_int_equal(tlbgen_cpu__should_stop(s, 2), -EINVAL);
+	assert_int_equal(tlbgen_cpu__pin(s, 2), -EINVAL);
+	assert_int_equal(tlbgen_runtime__host_cpu(s, 2), -EINVAL);
+	assert_int_equal(tlbgen_poll(s, 2), -EINVAL);
+	{
+		struct tlbgen_runtime_stats rs = { .sz = 1 };
+
+		assert_int_equal(tlbgen_runtime__stats(s, &rs), -EINVAL);
+	}
+	/* stepped-only functions on a threaded system */
+	assert_int_equal(tlbgen_deliver(s, 0), -EOPNOTSUPP);
+	assert_int_equal(tlbgen_step(s), -EOPNOTSUPP);
+	assert_int_equal(tlbgen_cpu__is_waiting(s, 0), -EOPNOTSUPP);
+	assert_int_equal(tlbgen_clock_advance(s, 1), -EOPNOTSUPP);	/* monotonic clock */
 	assert_int_equal(tlbgen_cpu__detach(s, 0), 0);
 	assert_int_equal(tlbgen_cpu__detach(s, 0), -EPERM);	/* twice */
 	assert_int_equal(tlbgen_this_cpu(s), -ENOENT);
