@@ -100,7 +100,8 @@ static void test_replay_deterministic(void **state)
  * so arch_tlbbatch_flush() leaves stale entries; 8f1d56f64f8d added the
  * guard. The explorer must find it and reduce it to a short trace.
  */
-static void find_broken(const char *profile, const char *choices)
+static void find_broken(const char *profile, const char *choices, enum xfail_kind want,
+			size_t max_len)
 {
 	struct xop ops[OPS_PER_SEED];
 
@@ -113,7 +114,9 @@ static void find_broken(const char *profile, const char *choices)
 		k = xpl_gen_run(&cfg, s, ops, OPS_PER_SEED, &f, NULL);
 		if (k == XF_NONE)
 			continue;
-		assert_int_equal(k, XF_ORACLE);
+		if (k != want)
+			fail_msg("%s: seed %llu failed with %s (%s), expected %s", profile,
+				 (unsigned long long)s, xpl_kind_name(k), f.msg, xpl_kind_name(want));
 		size_t m = xpl_minimise(&cfg, ops, OPS_PER_SEED, k);
 
 		print_message("%s%s%s: seed %llu fails (%s at op %zu); minimised to %zu ops:\n",
@@ -122,15 +125,15 @@ static void find_broken(const char *profile, const char *choices)
 		xpl_print_trace(stdout, &cfg, ops, m);
 		/* The minimised trace still fails, and is short: map, fill,
 		 * change, batch add, batch flush. */
-		assert_int_equal(xpl_run(&cfg, ops, m, &f, NULL), XF_ORACLE);
-		assert_true(m <= 8);
+		assert_int_equal(xpl_run(&cfg, ops, m, &f, NULL), want);
+		assert_true(m <= max_len);
 		/* ...and every op in it is needed. */
 		for (size_t i = 0; i < m; i++) {
 			struct xop less[OPS_PER_SEED];
 
 			memcpy(less, ops, i * sizeof(*ops));
 			memcpy(less + i, ops + i + 1, (m - i - 1) * sizeof(*ops));
-			assert_int_not_equal(xpl_run(&cfg, less, m - 1, &f, NULL), XF_ORACLE);
+			assert_int_not_equal(xpl_run(&cfg, less, m - 1, &f, NULL), want);
 		}
 		return;
 	}
@@ -140,9 +143,55 @@ static void find_broken(const char *profile, const char *choices)
 static void test_broken_aa44284960(void **state)
 {
 	(void)state;
-	find_broken("v6.0-aa44284960", NULL);
+	find_broken("v6.0-aa44284960", NULL, XF_ORACLE, 8);
 	/* The same choice on top of the latest profile. */
-	find_broken("latest", "early_return=unguarded");
+	find_broken("latest", "early_return=unguarded", XF_ORACLE, 8);
+}
+
+/*
+ * The other assertions must be able to fail too. Two deliberately wrong
+ * flush decisions, registered as user profiles:
+ *  - "always partial": a ranged request is flushed by range even when other
+ *    generations are outstanding (new != local + 1), which the kernel only
+ *    allows at new == local + 1 == mm;
+ *  - "ahead": the CPU claims a generation the mm has not reached
+ *    (WARN_ON_ONCE(local_tlb_gen > mm_tlb_gen) territory).
+ */
+static enum tlbgen_flush_verdict always_partial(const struct tlbgen_flush_req *req,
+						struct tlbgen_gen_reader *r,
+						uint64_t *new_local, void *priv)
+{
+	uint64_t mm = tlbgen_read_mm_tlb_gen(r);
+
+	(void)priv;
+	if (req->local_tlb_gen == mm)
+		return TLBGEN_VERDICT_UP_TO_DATE;
+	*new_local = mm;
+	return req->end == TLBGEN_TLB_FLUSH_ALL ? TLBGEN_VERDICT_FULL : TLBGEN_VERDICT_PARTIAL;
+}
+
+static enum tlbgen_flush_verdict ahead(const struct tlbgen_flush_req *req,
+				       struct tlbgen_gen_reader *r, uint64_t *new_local,
+				       void *priv)
+{
+	(void)req;
+	(void)priv;
+	*new_local = tlbgen_read_mm_tlb_gen(r) + 1;
+	return TLBGEN_VERDICT_FULL;
+}
+
+static void test_other_assertions_fire(void **state)
+{
+	TLBGEN_OPTS(tlbgen_policy_ops, p1, .flush_decide = always_partial);
+	TLBGEN_OPTS(tlbgen_policy_ops, p2, .flush_decide = ahead);
+
+	(void)state;
+	assert_int_equal(tlbgen_policy_register("hardening-always-partial", "latest", NULL, &p1), 0);
+	assert_int_equal(tlbgen_policy_register("hardening-ahead", "latest", NULL, &p2), 0);
+	find_broken("hardening-always-partial", NULL, XF_PARTIAL, 12);
+	find_broken("hardening-ahead", NULL, XF_GEN, 4);
+	assert_int_equal(tlbgen_policy_unregister("hardening-always-partial"), 0);
+	assert_int_equal(tlbgen_policy_unregister("hardening-ahead"), 0);
 }
 
 int main(int argc, char **argv)
@@ -151,6 +200,7 @@ int main(int argc, char **argv)
 		const struct CMUnitTest t[] = {
 			cmocka_unit_test(test_replay_deterministic),
 			cmocka_unit_test(test_broken_aa44284960),
+			cmocka_unit_test(test_other_assertions_fire),
 		};
 		return cmocka_run_group_tests_name("explore-broken", t, NULL, NULL);
 	}
