@@ -24,10 +24,12 @@ struct xctx {
 	struct tlbgen_mm *mm[XPL_MAX_MMS + 1];	/* [0] = NULL: init_mm */
 	uint64_t ctx_id[XPL_MAX_MMS + 1];
 	struct tlbgen_tlbbatch *batch[XPL_MAX_CPUS];
+	struct tlbgen_unmap_batch *ubc[XPL_MAX_CPUS];	/* current->tlb_ubc */
 	struct xfail *f;
 	struct xstats *st;
 	size_t cur;
 	bool partial_bad;
+	bool partial_check;	/* only x86 flushes carry generations */
 	char partial_msg[200];
 };
 
@@ -40,6 +42,8 @@ static const char *const xop_names[XOP_NR] = {
 	[XOP_ACCESS] = "access",		[XOP_PTE_CHANGE] = "pte_change",
 	[XOP_DELIVER] = "deliver",		[XOP_DELIVER_FROM] = "deliver_from",
 	[XOP_STEP] = "step",			[XOP_CLOCK] = "clock_advance",
+	[XOP_UNMAP_ONE] = "try_to_unmap_one",	[XOP_UNMAP_FLUSH] = "try_to_unmap_flush",
+	[XOP_BATCHED_PENDING] = "flush_tlb_batched_pending",
 };
 
 const char *xop_name(unsigned int kind)
@@ -100,7 +104,7 @@ static void on_flush(void *ctx, unsigned int cpu, enum tlbgen_flush_kind kind,
 	int i;
 
 	(void)pages;
-	if (kind != TLBGEN_FLUSH_KIND_PARTIAL || x->partial_bad)
+	if (kind != TLBGEN_FLUSH_KIND_PARTIAL || x->partial_bad || !x->partial_check)
 		return;
 	x->st->partial_checks++;
 	if (tlbgen_cpu__tlbstate(x->sys, cpu, &ts) ||
@@ -126,9 +130,12 @@ static void teardown(struct xctx *x)
 	if (!x->sys)
 		return;
 	tlbgen_run_until_idle(x->sys);
-	for (unsigned int c = 0; c < XPL_MAX_CPUS; c++)
+	for (unsigned int c = 0; c < XPL_MAX_CPUS; c++) {
 		if (x->batch[c])
 			tlbgen_tlbbatch__destroy(x->batch[c]);
+		if (x->ubc[c])
+			tlbgen_unmap_batch__destroy(x->ubc[c]);
+	}
 	tlbgen_system__destroy(x->sys);
 	x->sys = NULL;
 }
@@ -159,10 +166,19 @@ static int setup(struct xctx *x, const struct xcfg *cfg, struct xfail *f, struct
 		err = tlbgen_mm__create(x->sys, XPL_NR_PAGES, &x->mm[i]);
 		x->ctx_id[i] = err ? 0 : tlbgen_mm__ctx_id(x->mm[i]);
 	}
-	for (unsigned int c = 0; !err && c < cfg->nr_cpus; c++)
+	for (unsigned int c = 0; !err && c < cfg->nr_cpus; c++) {
 		err = tlbgen_tlbbatch__create(x->sys, &x->batch[c]);
-	if (!err)
+		if (!err)
+			err = tlbgen_unmap_batch__create(x->sys, &x->ubc[c]);
+	}
+	if (!err) {
+		/* arm64/riscv batch hooks flush ranges without generations:
+		 * the partial-flush condition is x86's flush_tlb_func() only. */
+		const char *arch = tlbgen_system__get_choice(x->sys, "batch_arch");
+
+		x->partial_check = !arch || !strcmp(arch, "x86");
 		err = tlbgen_system__set_trace(x->sys, &tr);
+	}
 	if (err) {
 		fail(x, XF_SETUP, "setup failed: %d (profile %s, choices %s)", err, cfg->profile,
 		     cfg->choices ? cfg->choices : "-");
@@ -338,6 +354,22 @@ static long exec_op(struct xctx *x, const struct xop *o)
 	case XOP_CLOCK:
 		ret = tlbgen_clock_advance(sys, o->a % 512);
 		break;
+	case XOP_UNMAP_ONE:
+		/* Always an accessible PTE: the caller never claims a TLB
+		 * cannot hold it. Returns 1 deferred, 0 flushed. */
+		ret = tlbgen_try_to_unmap_one(sys, cpu, x->ubc[cpu], mm,
+					      (unsigned long)(o->a % XPL_NR_PAGES) << TLBGEN_PAGE_SHIFT,
+					      o->flags & XOP_F_BATCH ? TLBGEN_TTU_BATCH_FLUSH : 0,
+					      TLBGEN_PTE_ACCESSIBLE |
+					      (o->flags & XOP_F_DIRTY ? TLBGEN_PTE_DIRTY : 0));
+		break;
+	case XOP_UNMAP_FLUSH:
+		ret = o->flags & XOP_F_DIRTY ? tlbgen_try_to_unmap_flush_dirty(sys, cpu, x->ubc[cpu])
+					     : tlbgen_try_to_unmap_flush(sys, cpu, x->ubc[cpu]);
+		break;
+	case XOP_BATCHED_PENDING:
+		ret = tlbgen_flush_tlb_batched_pending(sys, cpu, mm, NULL);
+		break;
 	}
 	if (is_cpu_op(o->kind) && waiting) {
 		/* Documented: -EBUSY, nothing done, while waiting for acks. */
@@ -348,7 +380,7 @@ static long exec_op(struct xctx *x, const struct xop *o)
 			x->st->ebusy++;
 		return ret;
 	}
-	if (ret != 0)
+	if (ret != 0 && !(ret == 1 && o->kind >= XOP_UNMAP_ONE))
 		fail(x, XF_ERRNO, "%s on cpu %u returned %ld", xop_name(o->kind), cpu, ret);
 	return ret;
 }
@@ -444,6 +476,7 @@ struct gen {
 	bool pend[XPL_MAX_MMS + 1];
 	uint32_t lo[XPL_MAX_MMS + 1], hi[XPL_MAX_MMS + 1];
 	bool batch_pend[XPL_MAX_CPUS];
+	bool ubc_pend[XPL_MAX_CPUS];
 };
 
 static int pick_cpu(struct xctx *x, struct gen *g, bool need_running)
@@ -514,6 +547,18 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		}
 	}
 
+	for (unsigned int c = 0; c < n; c++) {
+		/* The arch promise of a deferred unmap holds once
+		 * try_to_unmap_flush() returns: schedule one. */
+		if (g->ubc_pend[c] && !tlbgen_cpu__is_waiting(x->sys, c) &&
+		    (closing || rn(&g->s, 100) < 20)) {
+			o->kind = XOP_UNMAP_FLUSH;
+			o->cpu = (uint8_t)c;
+			o->flags = closing ? 0 : (rn(&g->s, 4) == 0 ? XOP_F_DIRTY : 0);
+			g->ubc_pend[c] = o->flags != 0;	/* _dirty may flush nothing */
+			return;
+		}
+	}
 	if (closing) {
 		/* The last ops of a run: let every waiting CPU finish. */
 		o->kind = XOP_STEP;
@@ -526,7 +571,14 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		r < 25 ? XOP_FLUSH_RANGE : r < 27 ? XOP_FLUSH_MM : r < 29 ? XOP_KERNEL_FLUSH :
 		r < 32 ? XOP_BATCH_ADD : r < 34 ? XOP_BATCH_FLUSH : r < 56 ? XOP_ACCESS :
 		r < 66 ? XOP_PTE_CHANGE : r < 77 ? XOP_DELIVER : r < 82 ? XOP_DELIVER_FROM :
-		r < 98 ? XOP_STEP : XOP_CLOCK;
+		r < 96 ? XOP_STEP : r < 97 ? XOP_CLOCK : XOP_NR;
+
+	if (kind == XOP_NR) {
+		/* 3%: the rmap batched-unmap path */
+		unsigned int q = rn(&g->s, 10);
+
+		kind = q < 6 ? XOP_UNMAP_ONE : q < 8 ? XOP_UNMAP_FLUSH : XOP_BATCHED_PENDING;
+	}
 
 	o->kind = (uint8_t)kind;
 	if (is_cpu_op(kind) || kind == XOP_PTE_CHANGE) {
@@ -596,6 +648,15 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		break;
 	case XOP_CLOCK:
 		o->a = rn(&g->s, 300);
+		break;
+	case XOP_UNMAP_ONE:
+		o->a = hot_page(&g->s);
+		o->flags = (rn(&g->s, 4) ? XOP_F_BATCH : 0) | (rn(&g->s, 2) ? XOP_F_DIRTY : 0);
+		if (o->flags & XOP_F_BATCH)
+			g->ubc_pend[o->cpu] = true;
+		break;
+	case XOP_UNMAP_FLUSH:
+		o->flags = rn(&g->s, 3) == 0 ? XOP_F_DIRTY : 0;
 		break;
 	default:
 		break;
@@ -741,6 +802,19 @@ static void describe(char *buf, size_t len, const struct xcfg *cfg, const struct
 		break;
 	case XOP_CLOCK:
 		snprintf(buf, len, "clock_advance(%u)", o->a % 512);
+		break;
+	case XOP_UNMAP_ONE:
+		snprintf(buf, len, "try_to_unmap_one(cpu %u, ubc%u, mm%u, %#lx, %s, %s)", cpu, cpu, mi,
+			 (unsigned long)(o->a % XPL_NR_PAGES) << TLBGEN_PAGE_SHIFT,
+			 o->flags & XOP_F_BATCH ? "TTU_BATCH_FLUSH" : "-",
+			 o->flags & XOP_F_DIRTY ? "dirty" : "clean");
+		break;
+	case XOP_UNMAP_FLUSH:
+		snprintf(buf, len, "%s(cpu %u, ubc%u)", o->flags & XOP_F_DIRTY ?
+			 "try_to_unmap_flush_dirty" : "try_to_unmap_flush", cpu, cpu);
+		break;
+	case XOP_BATCHED_PENDING:
+		snprintf(buf, len, "flush_tlb_batched_pending(cpu %u, mm%u)", cpu, mi);
 		break;
 	default:
 		snprintf(buf, len, "%s(cpu %u)", xop_name(o->kind), cpu);

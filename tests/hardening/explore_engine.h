@@ -44,11 +44,17 @@ enum xop_kind {
 	XOP_DELIVER_FROM,	/* cpu, b = src */
 	XOP_STEP,		/* seeded scheduler */
 	XOP_CLOCK,		/* a = jiffies */
+	/* mm/rmap.c batched unmap, with the CPU's own tlb_ubc: */
+	XOP_UNMAP_ONE,		/* cpu, mm, a = page; flags: BATCH (defer), DIRTY */
+	XOP_UNMAP_FLUSH,	/* cpu; flags: DIRTY -> try_to_unmap_flush_dirty */
+	XOP_BATCHED_PENDING,	/* cpu, mm: flush_tlb_batched_pending */
 	XOP_NR
 };
 
 #define XOP_F_STRIDE21	0x1u	/* stride_shift 21 instead of 12 */
 #define XOP_F_FREED	0x2u	/* freed_tables */
+#define XOP_F_BATCH	0x1u	/* unmap: TTU_BATCH_FLUSH */
+#define XOP_F_DIRTY	0x2u	/* unmap: the PTE was dirty */
 
 struct xop {
 	uint8_t kind, cpu, mm, flags;
