@@ -145,7 +145,7 @@ TLBGEN_API int tlbgen_handle_mm_fault(struct tlbgen_system *sys, unsigned int cp
 	bool write = flags & TLBGEN_FAULT_FLAG_WRITE, tried = flags & TLBGEN_FAULT_FLAG_TRIED;
 	unsigned int orig, entry;
 	struct tlbgen_pte *p;
-	int err = tlbgen__check_op(sys, cpu);
+	int err = tlbgen__check_initiator(sys, cpu);
 
 	if (err)
 		return err;

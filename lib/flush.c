@@ -128,7 +128,7 @@ TLBGEN_API int tlbgen_flush_tlb_mm_range(struct tlbgen_system *sys, unsigned int
 	struct tlbgen_mm *loaded;
 	unsigned long req_start = start, req_end = end;
 	uint64_t new_tlb_gen, seq = 0;
-	int err = tlbgen__check_op(sys, cpu);
+	int err = tlbgen__check_initiator(sys, cpu);
 
 	if (err)
 		return err;
@@ -223,7 +223,7 @@ TLBGEN_API int tlbgen_flush_tlb_kernel_range(struct tlbgen_system *sys, unsigned
 					     unsigned long start, unsigned long end)
 {
 	struct tlbgen_flush_tlb_info *info;
-	int err = tlbgen__check_op(sys, cpu);
+	int err = tlbgen__check_initiator(sys, cpu);
 
 	if (err)
 		return err;

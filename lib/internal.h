@@ -408,6 +408,8 @@ static inline bool tlbgen_mm_valid(const struct tlbgen_system *sys, const struct
 
 /* Validate (sys, cpu) for an operation run on `cpu`. */
 int tlbgen__check_op(const struct tlbgen_system *sys, unsigned int cpu);
+/* ... for an operation that may send IPIs from `cpu` (allocates its csds). */
+int tlbgen__check_initiator(struct tlbgen_system *sys, unsigned int cpu);
 
 /* Counters: single writer per CPU, so a relaxed load+store is enough. */
 static inline void tlbgen__count_n(struct tlbgen_system *sys, unsigned int cpu,
@@ -500,6 +502,7 @@ int tlbgen__arch_flush_tlb_batched_pending(struct tlbgen_system *sys, unsigned i
 #define SCF_RUN_LOCAL	(1U << 1)
 typedef int (*tlbgen_smp_cond_func_t)(struct tlbgen_system *sys, unsigned int cpu, void *info);
 int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu);
+int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src);
 void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu);
 void tlbgen_smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int this_cpu,
 					const atomic_ulong *mask, tlbgen_smp_call_func_t func,

@@ -88,7 +88,7 @@ TLBGEN_API struct tlbgen_tlbbatch *tlbgen_unmap_batch__arch(struct tlbgen_unmap_
 
 static int check_mm_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
 {
-	int err = tlbgen__check_op(sys, cpu);
+	int err = tlbgen__check_initiator(sys, cpu);
 
 	if (err)
 		return err;
@@ -99,7 +99,7 @@ static int check_mm_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbge
 
 static int check_ubc_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_unmap_batch *u)
 {
-	int err = tlbgen__check_op(sys, cpu);
+	int err = tlbgen__check_initiator(sys, cpu);
 
 	if (err)
 		return err;

@@ -37,29 +37,40 @@ void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
 }
 
 /* cfd->csd: one csd per target, allocated on first use (N^2 otherwise). */
+/*
+ * cfd->csd: one csd per target, allocated on a CPU's first initiating
+ * operation (N^2 csds up front would be 2 GiB at 8192 CPUs). Called from the
+ * public entry points before any state changes, so a failure is an -ENOMEM
+ * with nothing done rather than an abort inside a flush.
+ */
+int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src)
+{
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, src);
+	struct tlbgen_csd *csds;
+
+	if (likely(c->priv.csds))
+		return 0;
+	csds = aligned_alloc(TLBGEN_CACHELINE,
+			     ((sys->nr_cpus * sizeof(*csds) + TLBGEN_CACHELINE - 1) /
+			      TLBGEN_CACHELINE) * TLBGEN_CACHELINE);
+	if (!csds)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < sys->nr_cpus; i++) {
+		cds_wfcq_node_init(&csds[i].node);
+		atomic_init(&csds[i].u_flags, 0);
+		csds[i].src = (uint16_t)src;
+		csds[i].dst = (uint16_t)i;
+		csds[i].func = NULL;
+		csds[i].info = NULL;
+	}
+	c->priv.csds = csds;
+	return 0;
+}
+
 static struct tlbgen_csd *tlbgen__csd(struct tlbgen_system *sys, unsigned int src,
 				      unsigned int dst)
 {
-	struct tlbgen_cpu *c = tlbgen_cpu(sys, src);
-
-	if (unlikely(!c->priv.csds)) {
-		struct tlbgen_csd *csds = aligned_alloc(TLBGEN_CACHELINE,
-			((sys->nr_cpus * sizeof(*csds) + TLBGEN_CACHELINE - 1) /
-			 TLBGEN_CACHELINE) * TLBGEN_CACHELINE);
-
-		if (!csds)
-			abort();	/* cannot report from inside a flush */
-		for (unsigned int i = 0; i < sys->nr_cpus; i++) {
-			cds_wfcq_node_init(&csds[i].node);
-			atomic_init(&csds[i].u_flags, 0);
-			csds[i].src = (uint16_t)src;
-			csds[i].dst = (uint16_t)i;
-			csds[i].func = NULL;
-			csds[i].info = NULL;
-		}
-		c->priv.csds = csds;
-	}
-	return &c->priv.csds[dst];
+	return &tlbgen_cpu(sys, src)->priv.csds[dst];
 }
 
 static bool csd_locked(const struct tlbgen_csd *csd)

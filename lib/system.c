@@ -177,6 +177,13 @@ int tlbgen__check_op(const struct tlbgen_system *sys, unsigned int cpu)
 	return sys->transport->check_cpu(sys, cpu);
 }
 
+int tlbgen__check_initiator(struct tlbgen_system *sys, unsigned int cpu)
+{
+	int err = tlbgen__check_op(sys, cpu);
+
+	return err ? err : tlbgen__smp_prepare(sys, cpu);
+}
+
 static void tlbgen__free_cpus(struct tlbgen_system *sys)
 {
 	for (unsigned int i = 0; i < sys->nr_cpus && sys->cpus; i++) {

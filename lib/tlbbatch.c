@@ -93,7 +93,7 @@ TLBGEN_API int tlbgen_tlbbatch__destroy(struct tlbgen_tlbbatch *b)
 
 static int batch_check(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_tlbbatch *b)
 {
-	int err = tlbgen__check_op(sys, cpu);
+	int err = tlbgen__check_initiator(sys, cpu);
 
 	if (err)
 		return err;
