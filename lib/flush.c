@@ -38,6 +38,7 @@ struct tlbgen_flush_tlb_info *tlbgen_get_flush_tlb_info(struct tlbgen_system *sy
 		end = TLBGEN_TLB_FLUSH_ALL;
 	}
 	c->priv.info_in_use = true;
+	atomic_store_explicit(&c->priv.flush_mm, mm, memory_order_relaxed);
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_FLUSH_TLB_INFO, info, TLBGEN_OP_WRITE);
 	info->mm = mm;
 	info->start = start;
@@ -55,12 +56,11 @@ struct tlbgen_flush_tlb_info *tlbgen_get_flush_tlb_info(struct tlbgen_system *sy
 void tlbgen__finish_flush(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	struct tlbgen_flush_tlb_info *info = arg;
-	struct tlbgen_mm *mm = info->mm;
+	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
 
 	tlbgen__oracle_flush_end(sys, info);
-	if (mm)
-		atomic_fetch_sub_explicit(&mm->priv.inflight, 1, memory_order_release);
-	tlbgen_cpu(sys, cpu)->priv.info_in_use = false;
+	c->priv.info_in_use = false;
+	atomic_store_explicit(&c->priv.flush_mm, NULL, memory_order_release);
 }
 
 /* Hand the initiator to the transport: wait now (threaded) or later (stepped). */
@@ -157,7 +157,6 @@ TLBGEN_API int tlbgen_flush_tlb_mm_range(struct tlbgen_system *sys, unsigned int
 							  req_end, req_end == TLBGEN_TLB_FLUSH_ALL,
 							  seq);
 	info->oracle_seq = seq;
-	atomic_fetch_add_explicit(&mm->priv.inflight, 1, memory_order_relaxed);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_CPUMASK, &mm->cpu_bitmap[0], TLBGEN_OP_READ);
 	loaded = atomic_load_explicit(&tlbgen_cpu(sys, cpu)->tlbstate.loaded_mm,

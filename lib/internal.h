@@ -234,6 +234,7 @@ struct tlbgen_cpu {
 		unsigned int id;
 		atomic_bool irqs_disabled;
 		bool info_in_use;	/* the kernel's flush_tlb_info_idx check */
+		_Atomic(struct tlbgen_mm *) flush_mm;	/* mm of the flush in flight, for mm__destroy */
 		bool waiting;		/* stepped: waiting for acknowledgements */
 		unsigned int outstanding;	/* stepped: csds not yet unlocked */
 		bool run_remote;
@@ -290,7 +291,7 @@ struct tlbgen_mm {
 		struct tlbgen_system *sys;
 		unsigned long nr_pages;
 		struct tlbgen_pte *ptes;
-		atomic_int inflight;		/* flushes of this mm not yet completed */
+		atomic_int inflight;		/* unflushed batches holding this mm */
 		struct tlbgen_mm *next, *prev;	/* sys->mm_list */
 		_Atomic uint64_t *stats;	/* [nr_cpus][TLBGEN_STAT_NR] */
 	} __cacheline_aligned priv;

@@ -84,8 +84,13 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 	if (atomic_load(&mm->priv.inflight))
 		return -EBUSY;
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++) {
-		if (atomic_load(&tlbgen_cpu(sys, cpu)->tlbstate.loaded_mm) == mm ||
-		    cpumask_test_cpu(cpu, mm->cpu_bitmap))
+		struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
+
+		/* A flush of mm in flight: found through the initiator's own
+		 * flush_tlb_info, so flushing needs no shared counter. */
+		if (atomic_load(&c->tlbstate.loaded_mm) == mm ||
+		    cpumask_test_cpu(cpu, mm->cpu_bitmap) ||
+		    atomic_load_explicit(&c->priv.flush_mm, memory_order_acquire) == mm)
 			return -EBUSY;
 	}
 	pthread_mutex_lock(&sys->lock);

@@ -483,7 +483,6 @@ int tlbgen__arch_flush_tlb_page(struct tlbgen_system *sys, unsigned int cpu,
 								  start, start + TLBGEN_PAGE_SIZE,
 								  false, seq);
 		info->oracle_seq = seq;
-		atomic_fetch_add_explicit(&mm->priv.inflight, 1, memory_order_relaxed);
 		riscv_flush_tlb_range(sys, cpu, mm->cpu_bitmap, info, mm);
 		tlbgen__begin_wait(sys, cpu, tlbgen__finish_flush, info);
 		return 0;
