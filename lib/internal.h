@@ -293,7 +293,7 @@ struct tlbgen_mm {
 		struct tlbgen_pte *ptes;
 		atomic_int inflight;		/* unflushed batches holding this mm */
 		struct tlbgen_mm *next, *prev;	/* sys->mm_list */
-		_Atomic uint64_t *stats;	/* [nr_cpus][TLBGEN_STAT_NR] */
+		_Atomic uint64_t *stats;	/* [nr_cpus][TLBGEN_MM_STAT_STRIDE] */
 	} __cacheline_aligned priv;
 
 	/* Oracle bookkeeping, away from the model's lines. */
@@ -412,6 +412,11 @@ int tlbgen__check_op(const struct tlbgen_system *sys, unsigned int cpu);
 /* ... for an operation that may send IPIs from `cpu` (allocates its csds). */
 int tlbgen__check_initiator(struct tlbgen_system *sys, unsigned int cpu);
 
+/* Per-CPU slots of an mm's counters, padded to whole cachelines so that
+ * counting adds no false sharing between CPUs to the model. */
+#define TLBGEN_MM_STAT_STRIDE \
+	((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE * (TLBGEN_CACHELINE / 8))
+
 /* Counters: single writer per CPU, so a relaxed load+store is enough. */
 static inline void tlbgen__count_n(struct tlbgen_system *sys, unsigned int cpu,
 				   const struct tlbgen_mm *mm, enum tlbgen_stat s, uint64_t n)
@@ -422,7 +427,7 @@ static inline void tlbgen__count_n(struct tlbgen_system *sys, unsigned int cpu,
 	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
 			      memory_order_relaxed);
 	if (mm && mm->priv.stats) {
-		_Atomic uint64_t *m = &mm->priv.stats[(size_t)cpu * TLBGEN_STAT_NR + s];
+		_Atomic uint64_t *m = &mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + s];
 		atomic_store_explicit(m, atomic_load_explicit(m, memory_order_relaxed) + n,
 				      memory_order_relaxed);
 	}

@@ -23,8 +23,11 @@ int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct t
 		return -ENOMEM;
 	mm->priv.ptes = nr_pages ? calloc(nr_pages, sizeof(*mm->priv.ptes)) : NULL;
 	if (!(sys->flags & TLBGEN_SYS_NO_STATS))
-		mm->priv.stats = calloc((size_t)sys->nr_cpus * TLBGEN_STAT_NR,
-					sizeof(*mm->priv.stats));
+		mm->priv.stats = aligned_alloc(TLBGEN_CACHELINE, (size_t)sys->nr_cpus *
+					       TLBGEN_MM_STAT_STRIDE * sizeof(*mm->priv.stats));
+	if (mm->priv.stats)
+		memset(mm->priv.stats, 0, (size_t)sys->nr_cpus * TLBGEN_MM_STAT_STRIDE *
+					  sizeof(*mm->priv.stats));
 	if ((nr_pages && !mm->priv.ptes) ||
 	    (!(sys->flags & TLBGEN_SYS_NO_STATS) && !mm->priv.stats)) {
 		free(mm->priv.ptes);

@@ -85,7 +85,7 @@ TLBGEN_API int tlbgen_stats__mm(const struct tlbgen_mm *mm, uint64_t *out, size_
 	for (unsigned int cpu = 0; cpu < mm->priv.sys->nr_cpus; cpu++)
 		for (size_t i = 0; i < n; i++)
 			out[i] += atomic_load_explicit(
-				&mm->priv.stats[(size_t)cpu * TLBGEN_STAT_NR + i],
+				&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + i],
 				memory_order_relaxed);
 	return (int)n;
 }
@@ -100,7 +100,7 @@ TLBGEN_API int tlbgen_stats__reset(struct tlbgen_system *sys)
 	pthread_mutex_lock(&sys->lock);
 	for (struct tlbgen_mm *mm = sys->mm_list; mm; mm = mm->priv.next)
 		if (mm->priv.stats)
-			for (size_t i = 0; i < (size_t)sys->nr_cpus * TLBGEN_STAT_NR; i++)
+			for (size_t i = 0; i < (size_t)sys->nr_cpus * TLBGEN_MM_STAT_STRIDE; i++)
 				atomic_store(&mm->priv.stats[i], 0);
 	pthread_mutex_unlock(&sys->lock);
 	return 0;
