@@ -234,6 +234,7 @@ struct tlbgen_cpu {
 		unsigned int id;
 		atomic_bool irqs_disabled;
 		bool info_in_use;	/* the kernel's flush_tlb_info_idx check */
+		uint64_t nr_flush_recs;	/* oracle: flushes this CPU has numbered */
 		_Atomic(struct tlbgen_mm *) flush_mm;	/* mm of the flush in flight, for mm__destroy */
 		bool waiting;		/* stepped: waiting for acknowledgements */
 		unsigned int outstanding;	/* stepped: csds not yet unlocked */
@@ -342,7 +343,10 @@ struct tlbgen_flush_rec {
 	bool full;
 };
 
-#define TLBGEN_FLUSH_REC_RING	1024
+/* Flush records live in a small ring per initiator: ids are per CPU, so
+ * numbering a flush adds no shared cacheline to the flush path. */
+#define TLBGEN_FLUSH_REC_PER_CPU	16
+#define TLBGEN_FLUSH_ID_SHIFT		40
 #define TLBGEN_VIOLATIONS_KEPT	64
 
 /* ---- the system ---------------------------------------------------------- */
@@ -379,8 +383,7 @@ struct tlbgen_system {
 	struct tlbgen_mm *mm_list;
 
 	/* oracle */
-	_Atomic uint64_t flush_seq;
-	struct tlbgen_flush_rec *flush_recs;	/* ring of TLBGEN_FLUSH_REC_RING */
+	struct tlbgen_flush_rec *flush_recs;	/* [nr_cpus][TLBGEN_FLUSH_REC_PER_CPU] */
 	atomic_long nr_violations;
 	atomic_long nr_warns;			/* kernel WARN conditions hit */
 	struct tlbgen_violation violations[TLBGEN_VIOLATIONS_KEPT];

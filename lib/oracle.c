@@ -66,12 +66,24 @@ TLBGEN_API int tlbgen_pte_change(struct tlbgen_system *sys, unsigned int cpu,
 	return 0;
 }
 
+/* The record slot of flush `id` (it may since hold a newer flush of that CPU). */
+static struct tlbgen_flush_rec *flush_rec(const struct tlbgen_system *sys, uint64_t id)
+{
+	uint64_t cpu = (id >> TLBGEN_FLUSH_ID_SHIFT) - 1;
+
+	return &sys->flush_recs[cpu * TLBGEN_FLUSH_REC_PER_CPU +
+				(id & ((1ULL << TLBGEN_FLUSH_ID_SHIFT) - 1)) %
+					TLBGEN_FLUSH_REC_PER_CPU];
+}
+
 uint64_t tlbgen__oracle_new_flush(struct tlbgen_system *sys, unsigned int cpu,
 				  uint64_t new_tlb_gen, unsigned long start,
 				  unsigned long end, bool full, uint64_t seq)
 {
-	uint64_t id = atomic_fetch_add_explicit(&sys->flush_seq, 1, memory_order_relaxed) + 1;
-	struct tlbgen_flush_rec *r = &sys->flush_recs[id % TLBGEN_FLUSH_REC_RING];
+	uint64_t n = ++tlbgen_cpu(sys, cpu)->priv.nr_flush_recs;
+	uint64_t id = ((uint64_t)(cpu + 1) << TLBGEN_FLUSH_ID_SHIFT) |
+		      (n & ((1ULL << TLBGEN_FLUSH_ID_SHIFT) - 1));
+	struct tlbgen_flush_rec *r = flush_rec(sys, id);
 
 	*r = (struct tlbgen_flush_rec){
 		.id = id, .start_seq = seq, .new_tlb_gen = new_tlb_gen,
@@ -95,7 +107,7 @@ void tlbgen__oracle_flush_end(struct tlbgen_system *sys, struct tlbgen_flush_tlb
 
 	if (!tlbgen_oracle_on(sys) || !info->flush_id || !mm)
 		return;
-	r = &sys->flush_recs[info->flush_id % TLBGEN_FLUSH_REC_RING];
+	r = flush_rec(sys, info->flush_id);
 	/* Record overwritten by newer flushes: claim nothing (never over-report). */
 	if (r->id != info->flush_id)
 		return;
@@ -129,7 +141,7 @@ static void tlbgen__fill_violation(struct tlbgen_system *sys, unsigned int cpu,
 				   struct tlbgen_violation *v)
 {
 	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
-	const struct tlbgen_flush_rec *r = &sys->flush_recs[flush_id % TLBGEN_FLUSH_REC_RING];
+	const struct tlbgen_flush_rec *r = flush_id ? flush_rec(sys, flush_id) : NULL;
 
 	*v = (struct tlbgen_violation){
 		.cpu = cpu,
@@ -142,7 +154,7 @@ static void tlbgen__fill_violation(struct tlbgen_system *sys, unsigned int cpu,
 		.mm_tlb_gen = atomic_load_explicit(&mm->context.tlb_gen, memory_order_relaxed),
 		.flush_id = flush_id,
 	};
-	if (flush_id && r->id == flush_id) {
+	if (r && r->id == flush_id) {
 		v->flush_cpu = r->cpu;
 		v->flush_new_tlb_gen = r->new_tlb_gen;
 		v->flush_start = r->start;
@@ -228,14 +240,16 @@ TLBGEN_API int tlbgen_oracle__format(const struct tlbgen_violation *v, char *buf
 			 v->ctx_id);
 	else if (v->flush_full)
 		snprintf(flush, sizeof(flush),
-			 "full flush #%" PRIu64 " from cpu %u (new_tlb_gen %" PRIu64
+			 "full flush #%" PRIu64 " of cpu %u (new_tlb_gen %" PRIu64
 			 ") returned without removing it",
-			 v->flush_id, v->flush_cpu, v->flush_new_tlb_gen);
+			 (uint64_t)(v->flush_id & ((1ULL << TLBGEN_FLUSH_ID_SHIFT) - 1)), v->flush_cpu,
+			 v->flush_new_tlb_gen);
 	else
 		snprintf(flush, sizeof(flush),
-			 "flush #%" PRIu64 " from cpu %u (new_tlb_gen %" PRIu64
+			 "flush #%" PRIu64 " of cpu %u (new_tlb_gen %" PRIu64
 			 ", range 0x%lx-0x%lx) returned without removing it",
-			 v->flush_id, v->flush_cpu, v->flush_new_tlb_gen, v->flush_start,
+			 (uint64_t)(v->flush_id & ((1ULL << TLBGEN_FLUSH_ID_SHIFT) - 1)), v->flush_cpu,
+			 v->flush_new_tlb_gen, v->flush_start,
 			 v->flush_end);
 	return snprintf(buf, len,
 			"stale TLB: cpu %u used addr 0x%lx of mm ctx %" PRIu64

@@ -276,7 +276,8 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	err = -ENOMEM;
 	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
 	sys->ipi_pending_mask = calloc(sys->mask_longs, sizeof(unsigned long));
-	sys->flush_recs = calloc(TLBGEN_FLUSH_REC_RING, sizeof(*sys->flush_recs));
+	sys->flush_recs = calloc((size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU,
+				 sizeof(*sys->flush_recs));
 	sys->cpus = calloc(o.nr_cpus, sizeof(*sys->cpus));
 	if (!sys->all_cpus_mask || !sys->ipi_pending_mask || !sys->flush_recs || !sys->cpus)
 		goto fail;

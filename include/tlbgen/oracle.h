@@ -39,7 +39,7 @@ struct tlbgen_violation {
 	uint64_t local_tlb_gen;		/* ctxs[asid].tlb_gen on that CPU */
 	uint64_t mm_tlb_gen;		/* mm->context.tlb_gen at detection */
 	/* The completed flush that should have removed the entry. */
-	uint64_t flush_id;		/* sequence number of that flush */
+	uint64_t flush_id;		/* (cpu + 1) << 40 | that CPU's flush number */
 	unsigned int flush_cpu;		/* its initiator */
 	uint64_t flush_new_tlb_gen;	/* its f->new_tlb_gen (0: batch/kernel) */
 	unsigned long flush_start, flush_end;
