@@ -111,6 +111,10 @@ TLBGEN_API int tlbgen_cpu__should_stop(const struct tlbgen_system *sys, unsigned
  * ends; its callback sees tlbgen_cpu__should_stop()), wait for it to detach
  * and exit, and store its callback's return value in *ret (may be NULL;
  * 0 for an idle CPU, a negative errno if it could not attach).
+ * A joined CPU no longer answers IPIs, but it stays in the mm_cpumasks it
+ * was in (there is no CPU hot-unplug here): a later flush that targets it
+ * waits, and the watchdog names it. So stop the loops of every CPU that may
+ * still flush before joining any of them, as tlbgen-bench soak does.
  * Errors: -EINVAL, -ESRCH (not spawned), -EDEADLK (called by that thread).
  * Thread-safe against calls for other CPUs.
  */
