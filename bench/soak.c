@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "../tests/hardening/explore_engine.h"
 
 #define SOAK_MAX_CPUS	64
 #define SOAK_MMS	3
@@ -49,20 +50,6 @@ struct soak_round {
 	atomic_uint done;
 	struct soak_cpu cpu[SOAK_MAX_CPUS];
 };
-
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static unsigned int rn(uint64_t *s, unsigned int n)
-{
-	return (unsigned int)(rnd(s) % n);
-}
 
 static void note_err(struct soak_cpu *c, const char *what, int ret)
 {
@@ -97,13 +84,13 @@ static int soak_cpu_fn(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	}
 	while (!atomic_load_explicit(&r->stop, memory_order_relaxed) &&
 	       !tlbgen_cpu__should_stop(sys, cpu)) {
-		unsigned int k = rn(&c->rng, 100), m = rn(&c->rng, SOAK_MMS);
+		unsigned int k = explore_rn(&c->rng, 100), m = explore_rn(&c->rng, SOAK_MMS);
 		/* A few hot pages per mm so that fills, changes and flushes meet. */
-		unsigned long page = rn(&c->rng, 4) ? rn(&c->rng, 16) : rn(&c->rng, SOAK_PAGES - 4);
+		unsigned long page = explore_rn(&c->rng, 4) ? explore_rn(&c->rng, 16) : explore_rn(&c->rng, SOAK_PAGES - 4);
 		unsigned long addr = page << TLBGEN_PAGE_SHIFT;
 
 		if (k < 10) {
-			ret = tlbgen_switch_mm(sys, cpu, rn(&c->rng, SOAK_MMS + 1) ?
+			ret = tlbgen_switch_mm(sys, cpu, explore_rn(&c->rng, SOAK_MMS + 1) ?
 							 r->mm[m] : NULL);
 			if (ret)
 				note_err(c, "switch_mm", ret);
@@ -122,7 +109,7 @@ static int soak_cpu_fn(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 			ret = tlbgen_pte_change(sys, cpu, r->mm[m], addr);
 			if (ret)
 				note_err(c, "pte_change", ret);
-			switch (rn(&c->rng, 6)) {
+			switch (explore_rn(&c->rng, 6)) {
 			case 0:
 				TIMED(c, "flush_tlb_page", tlbgen_flush_tlb_page(sys, cpu, r->mm[m], addr));
 				break;
@@ -130,13 +117,13 @@ static int soak_cpu_fn(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 				TIMED(c, "flush_tlb_mm", tlbgen_flush_tlb_mm(sys, cpu, r->mm[m]));
 				break;
 			case 2: case 3: {
-				unsigned long end = addr + (1UL + rn(&c->rng, 48)) * TLBGEN_PAGE_SIZE;
+				unsigned long end = addr + (1UL + explore_rn(&c->rng, 48)) * TLBGEN_PAGE_SIZE;
 
 				if (end > SOAK_PAGES << TLBGEN_PAGE_SHIFT)
 					end = SOAK_PAGES << TLBGEN_PAGE_SHIFT;
 				TIMED(c, "flush_tlb_mm_range",
 				      tlbgen_flush_tlb_mm_range(sys, cpu, r->mm[m], addr, end,
-								TLBGEN_PAGE_SHIFT, rn(&c->rng, 4) == 0));
+								TLBGEN_PAGE_SHIFT, explore_rn(&c->rng, 4) == 0));
 				break;
 			}
 			default:

@@ -426,7 +426,7 @@ enum xfail_kind xpl_run(const struct xcfg *cfg, const struct xop *ops, size_t n,
 
 /* ---- generator -------------------------------------------------------- */
 
-static uint64_t rnd(uint64_t *s)
+uint64_t explore_rnd(uint64_t *s)
 {
 	/* splitmix64: every seed, including 0, gives a good stream. */
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -436,22 +436,22 @@ static uint64_t rnd(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static unsigned int rn(uint64_t *s, unsigned int n)
+unsigned int explore_rn(uint64_t *s, unsigned int n)
 {
-	return (unsigned int)(rnd(s) % n);
+	return (unsigned int)(explore_rnd(s) % n);
 }
 
 /* Accesses and changes concentrate on a few pages in each 2 MiB half, so
  * that TLB hits, changes and flushes meet. */
 static uint32_t hot_page(uint64_t *s)
 {
-	unsigned int r = rn(s, 10);
+	unsigned int r = explore_rn(s, 10);
 
 	if (r < 6)
-		return rn(s, 8);
+		return explore_rn(s, 8);
 	if (r < 9)
-		return 512 + rn(s, 8);
-	return rn(s, XPL_NR_PAGES);
+		return 512 + explore_rn(s, 8);
+	return explore_rn(s, XPL_NR_PAGES);
 }
 
 void xpl_cfg_from_seed(struct xcfg *cfg, const char *profile, const char *choices,
@@ -462,13 +462,13 @@ void xpl_cfg_from_seed(struct xcfg *cfg, const char *profile, const char *choice
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->profile = profile;
 	cfg->choices = choices;
-	cfg->nr_cpus = 2 + rn(&s, 5);		/* 2..6 */
-	cfg->nr_mms = 1 + rn(&s, 3);		/* 1..3 */
-	if (rn(&s, 4) == 0) {			/* a tiny TLB: evictions */
+	cfg->nr_cpus = 2 + explore_rn(&s, 5);		/* 2..6 */
+	cfg->nr_mms = 1 + explore_rn(&s, 3);		/* 1..3 */
+	if (explore_rn(&s, 4) == 0) {			/* a tiny TLB: evictions */
 		cfg->tlb_sets = 2;
 		cfg->tlb_ways = 2;
 	}
-	cfg->sys_seed = rnd(&s) | 1;
+	cfg->sys_seed = explore_rnd(&s) | 1;
 }
 
 struct gen {
@@ -497,7 +497,7 @@ static int pick_cpu(struct xctx *x, struct gen *g, bool need_running)
 	}
 	if (!k)
 		return -1;
-	return (int)cand[rn(&g->s, k)];
+	return (int)cand[explore_rn(&g->s, k)];
 }
 
 static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
@@ -508,29 +508,29 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 	memset(o, 0, sizeof(*o));
 	/* Obligations first: a PTE change must be followed by a covering flush. */
 	for (unsigned int m = 1; m <= nm; m++) {
-		if (!g->pend[m] || (!closing && rn(&g->s, 100) >= 25))
+		if (!g->pend[m] || (!closing && explore_rn(&g->s, 100) >= 25))
 			continue;
 		cpu = pick_cpu(x, g, false);
 		if (cpu < 0)
 			break;
 		o->cpu = (uint8_t)cpu;
 		o->mm = (uint8_t)(m - 1);
-		o->kind = rn(&g->s, 3) ? XOP_FLUSH_RANGE : XOP_BATCH_ADD;
-		switch (rn(&g->s, 6)) {
+		o->kind = explore_rn(&g->s, 3) ? XOP_FLUSH_RANGE : XOP_BATCH_ADD;
+		switch (explore_rn(&g->s, 6)) {
 		case 0:
 			o->b = 0;	/* FLUSH_ALL */
 			break;
 		case 1:
 			o->a = g->lo[m];
-			o->b = g->hi[m] - g->lo[m] + rn(&g->s, 64);
+			o->b = g->hi[m] - g->lo[m] + explore_rn(&g->s, 64);
 			o->flags = XOP_F_STRIDE21;
 			break;
 		default:
-			o->a = g->lo[m] > 0 && rn(&g->s, 2) ? g->lo[m] - 1 : g->lo[m];
-			o->b = g->hi[m] - o->a + rn(&g->s, 3);
+			o->a = g->lo[m] > 0 && explore_rn(&g->s, 2) ? g->lo[m] - 1 : g->lo[m];
+			o->b = g->hi[m] - o->a + explore_rn(&g->s, 3);
 			break;
 		}
-		if (rn(&g->s, 4) == 0)
+		if (explore_rn(&g->s, 4) == 0)
 			o->flags |= XOP_F_FREED;
 		g->pend[m] = false;
 		if (o->kind == XOP_BATCH_ADD)
@@ -539,7 +539,7 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 	}
 	for (unsigned int c = 0; c < n; c++) {
 		if (g->batch_pend[c] && !tlbgen_cpu__is_waiting(x->sys, c) &&
-		    (closing || rn(&g->s, 100) < 25)) {
+		    (closing || explore_rn(&g->s, 100) < 25)) {
 			o->kind = XOP_BATCH_FLUSH;
 			o->cpu = (uint8_t)c;
 			g->batch_pend[c] = false;
@@ -551,10 +551,10 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		/* The arch promise of a deferred unmap holds once
 		 * try_to_unmap_flush() returns: schedule one. */
 		if (g->ubc_pend[c] && !tlbgen_cpu__is_waiting(x->sys, c) &&
-		    (closing || rn(&g->s, 100) < 20)) {
+		    (closing || explore_rn(&g->s, 100) < 20)) {
 			o->kind = XOP_UNMAP_FLUSH;
 			o->cpu = (uint8_t)c;
-			o->flags = closing ? 0 : (rn(&g->s, 4) == 0 ? XOP_F_DIRTY : 0);
+			o->flags = closing ? 0 : (explore_rn(&g->s, 4) == 0 ? XOP_F_DIRTY : 0);
 			g->ubc_pend[c] = o->flags != 0;	/* _dirty may flush nothing */
 			return;
 		}
@@ -565,7 +565,7 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		return;
 	}
 
-	unsigned int r = rn(&g->s, 100);
+	unsigned int r = explore_rn(&g->s, 100);
 	unsigned int kind =
 		r < 10 ? XOP_SWITCH_MM : r < 15 ? XOP_ENTER_LAZY : r < 17 ? XOP_LEAVE_MM :
 		r < 25 ? XOP_FLUSH_RANGE : r < 27 ? XOP_FLUSH_MM : r < 29 ? XOP_KERNEL_FLUSH :
@@ -575,7 +575,7 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 
 	if (kind == XOP_NR) {
 		/* 3%: the rmap batched-unmap path */
-		unsigned int q = rn(&g->s, 10);
+		unsigned int q = explore_rn(&g->s, 10);
 
 		kind = q < 6 ? XOP_UNMAP_ONE : q < 8 ? XOP_UNMAP_FLUSH : XOP_BATCHED_PENDING;
 	}
@@ -587,33 +587,33 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 			cpu = pick_cpu(x, g, false), o->kind = kind = XOP_SWITCH_MM;
 		if (cpu < 0) {
 			/* Everyone waits (or 3%: probe the -EBUSY path). */
-			if (rn(&g->s, 2)) {
+			if (explore_rn(&g->s, 2)) {
 				o->kind = XOP_STEP;
 				return;
 			}
-			cpu = (int)rn(&g->s, n);
-		} else if (rn(&g->s, 100) < 3) {
-			cpu = (int)rn(&g->s, n);
+			cpu = (int)explore_rn(&g->s, n);
+		} else if (explore_rn(&g->s, 100) < 3) {
+			cpu = (int)explore_rn(&g->s, n);
 		}
 		o->cpu = (uint8_t)cpu;
 	} else {
-		o->cpu = (uint8_t)rn(&g->s, n);
+		o->cpu = (uint8_t)explore_rn(&g->s, n);
 	}
-	o->mm = (uint8_t)rn(&g->s, nm);
+	o->mm = (uint8_t)explore_rn(&g->s, nm);
 	switch (kind) {
 	case XOP_SWITCH_MM:
-		o->mm = (uint8_t)rn(&g->s, nm + 1);	/* 0: init_mm */
+		o->mm = (uint8_t)explore_rn(&g->s, nm + 1);	/* 0: init_mm */
 		break;
 	case XOP_FLUSH_RANGE:
 	case XOP_BATCH_ADD:
 	case XOP_KERNEL_FLUSH: {
-		unsigned int len = rn(&g->s, 10);
+		unsigned int len = explore_rn(&g->s, 10);
 
 		o->a = hot_page(&g->s);
 		/* single pages, short ranges, past the ceiling, FLUSH_ALL */
-		o->b = len < 4 ? 1 + len : len < 7 ? rn(&g->s, 16) + 1 : len < 9 ? 40 + rn(&g->s, 600) : 0;
-		o->flags = (rn(&g->s, 4) == 0 ? XOP_F_STRIDE21 : 0) |
-			   (rn(&g->s, 3) == 0 ? XOP_F_FREED : 0);
+		o->b = len < 4 ? 1 + len : len < 7 ? explore_rn(&g->s, 16) + 1 : len < 9 ? 40 + explore_rn(&g->s, 600) : 0;
+		o->flags = (explore_rn(&g->s, 4) == 0 ? XOP_F_STRIDE21 : 0) |
+			   (explore_rn(&g->s, 3) == 0 ? XOP_F_FREED : 0);
 		break;
 	}
 	case XOP_ACCESS:
@@ -623,10 +623,10 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		unsigned int m;
 
 		/* Prefer an mm that is loaded somewhere. */
-		if (rn(&g->s, 4)) {
+		if (explore_rn(&g->s, 4)) {
 			struct tlbgen_cpu_tlbstate ts;
 
-			tlbgen_cpu__tlbstate(x->sys, rn(&g->s, n), &ts);
+			tlbgen_cpu__tlbstate(x->sys, explore_rn(&g->s, n), &ts);
 			int i = find_mm(x, ts.loaded_mm_ctx_id);
 
 			if (i > 0)
@@ -644,19 +644,19 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		break;
 	}
 	case XOP_DELIVER_FROM:
-		o->b = rn(&g->s, n);
+		o->b = explore_rn(&g->s, n);
 		break;
 	case XOP_CLOCK:
-		o->a = rn(&g->s, 300);
+		o->a = explore_rn(&g->s, 300);
 		break;
 	case XOP_UNMAP_ONE:
 		o->a = hot_page(&g->s);
-		o->flags = (rn(&g->s, 4) ? XOP_F_BATCH : 0) | (rn(&g->s, 2) ? XOP_F_DIRTY : 0);
+		o->flags = (explore_rn(&g->s, 4) ? XOP_F_BATCH : 0) | (explore_rn(&g->s, 2) ? XOP_F_DIRTY : 0);
 		if (o->flags & XOP_F_BATCH)
 			g->ubc_pend[o->cpu] = true;
 		break;
 	case XOP_UNMAP_FLUSH:
-		o->flags = rn(&g->s, 3) == 0 ? XOP_F_DIRTY : 0;
+		o->flags = explore_rn(&g->s, 3) == 0 ? XOP_F_DIRTY : 0;
 		break;
 	default:
 		break;

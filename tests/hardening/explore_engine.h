@@ -121,4 +121,8 @@ extern int xpl_verbose;
 const char *xpl_kind_name(enum xfail_kind k);
 const char *xop_name(unsigned int kind);
 
+/* splitmix64 stream shared by the explorer and the soak: a value, and one below n. */
+uint64_t explore_rnd(uint64_t *s);
+unsigned int explore_rn(uint64_t *s, unsigned int n);
+
 #endif
