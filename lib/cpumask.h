@@ -111,7 +111,8 @@ static inline unsigned int cpumask_any_but(const atomic_ulong *m, unsigned int n
 					   unsigned int but)
 {
 	for (unsigned long i = 0; i < TLBGEN_MASK_LONGS(nbits); i++) {
-		unsigned long w = atomic_load_explicit(&m[i], memory_order_relaxed);
+		/* seq_cst: after inc_mm_tlb_gen()'s RMW in C11 terms too. */
+		unsigned long w = atomic_load_explicit(&m[i], memory_order_seq_cst);
 
 		if (i == TLBGEN_BIT_WORD(but))
 			w &= ~TLBGEN_BIT_MASK(but);

@@ -120,6 +120,7 @@ struct tlbgen_policy {
 	int switching;		/* fea4e317f9e7: should_flush_tlb() IPIs a SWITCHING CPU */
 	int switching_early;	/* LOADED_MM_SWITCHING written before the tlb_gen read */
 	int switch_mm_barrier;	/* 83b0177a6c48: else smp_mb() */
+	int same_mm_cpumask_check;	/* 7e33001b8b9a made it CONFIG_DEBUG_VM only */
 	int ceiling_place;
 	long tlb_single_page_flush_ceiling;
 	/* User replacements (NULL: built-in driven by the choices above). */
@@ -292,7 +293,6 @@ struct tlbgen_mm {
 		struct tlbgen_system *sys;
 		unsigned long nr_pages;
 		struct tlbgen_pte *ptes;
-		atomic_int inflight;		/* unflushed batches holding this mm */
 		struct tlbgen_mm *next, *prev;	/* sys->mm_list */
 		_Atomic uint64_t *stats;	/* [nr_cpus][TLBGEN_MM_STAT_STRIDE] */
 	} __cacheline_aligned priv;
@@ -306,6 +306,9 @@ struct tlbgen_mm {
 
 	/* mm->tlb_flush_batched (mm/rmap.c): pending bits 0-14, flushed 16-30 */
 	atomic_int tlb_flush_batched __cacheline_aligned;
+	/* unflushed batches holding this mm: written on the same batch-add
+	 * events as tlb_flush_batched, so it dirties no other line */
+	atomic_int inflight;
 
 	/* mm_cpumask: the cpu_bitmap[] at the end of mm_struct */
 	atomic_ulong cpu_bitmap[] __cacheline_aligned;
@@ -552,6 +555,7 @@ uint64_t tlbgen__oracle_new_flush(struct tlbgen_system *sys, unsigned int cpu,
 				  unsigned long end, bool full, uint64_t seq);
 bool tlbgen__oracle_check(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
 			  unsigned long vpn, uint64_t entry_version, bool record);
+uint64_t tlbgen__oracle_walk(struct tlbgen_mm *mm, unsigned long vpn);
 bool tlbgen__oracle_foreign(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
 			    unsigned long vpn, uint64_t ctx_id, uint64_t entry_version);
 

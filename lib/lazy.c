@@ -86,6 +86,19 @@ static void tlbgen__set_lazy(struct tlbgen_system *sys, unsigned int cpu, bool l
 }
 
 /*
+ * The tlb_gen read of switch_mm_irqs_off(): seq_cst so that C11 orders it
+ * after a preceding seq_cst RMW or fence (the kernel's full barrier); a plain
+ * load on x86, so dropping the barrier still opens the hardware SB window.
+ */
+static uint64_t read_next_tlb_gen(struct tlbgen_system *sys, unsigned int cpu,
+				  struct tlbgen_mm *next)
+{
+	tlbgen__count(sys, cpu, next, TLBGEN_STAT_TLB_GEN_READ);
+	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_TLB_GEN, &next->context, TLBGEN_OP_READ);
+	return atomic_load_explicit(&next->context.tlb_gen, memory_order_seq_cst);
+}
+
+/*
  * switch_mm_irqs_off(). Caller has "IRQs off" (tlbgen__local_irq_disable
  * or runs inside a flush callback).
  */
@@ -108,8 +121,11 @@ void tlbgen_switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 		tlbgen__set_lazy(sys, cpu, false);
 
 	if (real_prev == next) {
-		/* Even in lazy TLB mode the CPU stays in mm_cpumask. */
-		if (real_prev != sys->init_mm && !tlbgen__cpumask_test(sys, cpu, next)) {
+		/* Even in lazy TLB mode the CPU stays in mm_cpumask; since
+		 * 7e33001b8b9a only a CONFIG_DEBUG_VM kernel reads the
+		 * contended mask to check it. */
+		if (p->same_mm_cpumask_check && real_prev != sys->init_mm &&
+		    !tlbgen__cpumask_test(sys, cpu, next)) {
 			atomic_fetch_add_explicit(&sys->nr_warns, 1, memory_order_relaxed);
 			tlbgen__cpumask_set_cpu(sys, cpu, next);
 		}
@@ -121,7 +137,7 @@ void tlbgen_switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 		 * The barrier pairs with inc_mm_tlb_gen() in the flusher.
 		 */
 		smp_mb();
-		next_tlb_gen = tlbgen__read_mm_tlb_gen(sys, cpu, next);
+		next_tlb_gen = read_next_tlb_gen(sys, cpu, next);
 		if (ts->ctxs[prev_asid].tlb_gen == next_tlb_gen)
 			return;
 		new_asid = prev_asid;
@@ -152,7 +168,7 @@ void tlbgen_switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 			else if (p->switch_mm_barrier)
 				smp_mb();
 		}
-		next_tlb_gen = tlbgen__read_mm_tlb_gen(sys, cpu, next);
+		next_tlb_gen = read_next_tlb_gen(sys, cpu, next);
 		choose_new_asid(c, next, next_tlb_gen, &new_asid, &need_flush);
 
 		if (!p->switching_early) {
@@ -209,7 +225,9 @@ static struct tlbgen_mm *ipi_target_loaded(struct tlbgen_ipi_target *t)
 
 		tlbgen__trace_line(t->sys, t->initiator, TLBGEN_LINE_TLBSTATE, &c->tlbstate,
 				   TLBGEN_OP_READ);
-		t->loaded = atomic_load_explicit(&c->tlbstate.loaded_mm, memory_order_relaxed);
+		/* seq_cst: ordered after the initiator's inc_mm_tlb_gen() RMW, as
+		 * the kernel's full barrier orders it (a plain load on x86). */
+		t->loaded = atomic_load_explicit(&c->tlbstate.loaded_mm, memory_order_seq_cst);
 		t->have_loaded = true;
 	}
 	return t->loaded;
@@ -224,7 +242,7 @@ TLBGEN_API bool tlbgen_ipi_target__is_lazy(struct tlbgen_ipi_target *t)
 	c = tlbgen_cpu(t->sys, t->cpu);
 	tlbgen__trace_line(t->sys, t->initiator, TLBGEN_LINE_TLBSTATE_SHARED, &c->shared,
 			   TLBGEN_OP_READ);
-	return atomic_load_explicit(&c->shared.is_lazy, memory_order_relaxed);
+	return atomic_load_explicit(&c->shared.is_lazy, memory_order_seq_cst);
 }
 
 TLBGEN_API bool tlbgen_ipi_target__loaded_mm_is_target(struct tlbgen_ipi_target *t)

@@ -43,6 +43,8 @@ static const struct tlbgen_choice_value ipi_cond_v[] = {
 static const struct tlbgen_choice_value trim_v[] = {
 	V("none", TRIM_NONE), V("per-hz", TRIM_PER_HZ), END };
 static const struct tlbgen_choice_value onoff_v[] = { V("off", 0), V("on", 1), END };
+static const struct tlbgen_choice_value sm_check_v[] = {
+	V("always", 1), V("debug_vm", 0), END };
 static const struct tlbgen_choice_value place_sw_v[] = { V("late", 0), V("early", 1), END };
 static const struct tlbgen_choice_value batch_arch_v[] = {
 	V("x86", BATCH_ARCH_X86), V("arm64", BATCH_ARCH_ARM64), V("riscv", BATCH_ARCH_RISCV), END };
@@ -80,6 +82,9 @@ static const struct tlbgen_choice choices[] = {
 	  "the order stable trees lacked, Stephen Dolan, Oct 2025)"),
 	C("switch_mm_barrier", switch_mm_barrier, onoff_v,
 	  "smp_mb() in switch_mm when the cpumask bit is already set (83b0177a6c48)"),
+	C("same_mm_cpumask_check", same_mm_cpumask_check, sm_check_v,
+	  "switch to the same mm tests (and repairs) the cpumask bit: always, or only under "
+	  "CONFIG_DEBUG_VM (7e33001b8b9a), i.e. not in a production kernel"),
 	C("ceiling_place", ceiling_place, place_v,
 	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
 	C("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling, NULL,
@@ -122,7 +127,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
-	  "switch_mm_barrier=off,ceiling_place=flush_tlb_mm_range,"
+	  "switch_mm_barrier=off,same_mm_cpumask_check=always,ceiling_place=flush_tlb_mm_range,"
 	  "tlb_single_page_flush_ceiling=33,"
 	  "batch_arch=x86,batched_unmap=on,arm64_repeat_tlbi=off,batched_pending=flush_tlb_mm" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
@@ -130,7 +135,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },
 	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */
 	{ "v6.14", "v6.0",
-	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz" },
+	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
+	  "same_mm_cpumask_check=debug_vm" },
 	{ "latest", "v6.14",
 	  "loaded_mm_switching=on,switching_write=early,switch_mm_barrier=on,"
 	  "ceiling_place=get_flush_tlb_info" },
