@@ -84,7 +84,7 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 	sys = mm->priv.sys;
 	if (mm == sys->init_mm)
 		return -EINVAL;
-	if (atomic_load(&mm->priv.inflight))
+	if (atomic_load(&mm->inflight))
 		return -EBUSY;
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++) {
 		struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);

@@ -76,6 +76,23 @@ static struct tlbgen_flush_rec *flush_rec(const struct tlbgen_system *sys, uint6
 					TLBGEN_FLUSH_REC_PER_CPU];
 }
 
+/*
+ * The page walk's read of a PTE version, under the PTE lock: a change takes
+ * its seq and publishes its version under that lock, so a walk can never
+ * see the old version of a change that a concurrent flush already counts as
+ * covered (that would be a false violation).
+ */
+uint64_t tlbgen__oracle_walk(struct tlbgen_mm *mm, unsigned long vpn)
+{
+	struct tlbgen_pte *p = &mm->priv.ptes[vpn];
+	uint64_t v;
+
+	pte_lock(p);
+	v = atomic_load_explicit(&p->version, memory_order_relaxed);
+	pte_unlock(p);
+	return v;
+}
+
 uint64_t tlbgen__oracle_new_flush(struct tlbgen_system *sys, unsigned int cpu,
 				  uint64_t new_tlb_gen, unsigned long start,
 				  unsigned long end, bool full, uint64_t seq)

@@ -157,7 +157,10 @@ void tlbgen__tlb_flush_kernel(struct tlbgen_system *sys, unsigned int cpu, unsig
 	if (!t)
 		return;
 	if (end == TLBGEN_TLB_FLUSH_ALL) {
+		/* __flush_tlb_all(): global entries and every PCID, user ones too. */
 		tlbgen__tlb_flush_asid(sys, cpu, TLBGEN_ASID_KERNEL);
+		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+			tlb_flush_all_asid(t, asid);
 		return;
 	}
 	if (end > start) {
@@ -214,8 +217,7 @@ static int tlbgen__access(struct tlbgen_system *sys, unsigned int cpu, unsigned 
 	}
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_MISS);
 	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_REFILLS, 1);
-	tlb_fill(c->priv.tlb, asid, vpn, mm->context.ctx_id,
-		 atomic_load_explicit(&mm->priv.ptes[vpn].version, memory_order_acquire));
+	tlb_fill(c->priv.tlb, asid, vpn, mm->context.ctx_id, tlbgen__oracle_walk(mm, vpn));
 	return 0;
 }
 

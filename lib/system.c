@@ -276,8 +276,12 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	err = -ENOMEM;
 	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
 	sys->ipi_pending_mask = calloc(sys->mask_longs, sizeof(unsigned long));
-	sys->flush_recs = calloc((size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU,
-				 sizeof(*sys->flush_recs));
+	/* Cacheline aligned: one initiator's records share no line with another's. */
+	sys->flush_recs = aligned_alloc(TLBGEN_CACHELINE, (size_t)o.nr_cpus *
+					TLBGEN_FLUSH_REC_PER_CPU * sizeof(*sys->flush_recs));
+	if (sys->flush_recs)
+		memset(sys->flush_recs, 0, (size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU *
+					   sizeof(*sys->flush_recs));
 	sys->cpus = calloc(o.nr_cpus, sizeof(*sys->cpus));
 	if (!sys->all_cpus_mask || !sys->ipi_pending_mask || !sys->flush_recs || !sys->cpus)
 		goto fail;

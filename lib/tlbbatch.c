@@ -83,7 +83,7 @@ TLBGEN_API int tlbgen_tlbbatch__destroy(struct tlbgen_tlbbatch *b)
 	if (b->inflight)
 		return -EBUSY;
 	for (unsigned int i = 0; i < b->nr_cover; i++)
-		atomic_fetch_sub(&b->cover[i].mm->priv.inflight, 1);
+		atomic_fetch_sub(&b->cover[i].mm->inflight, 1);
 	b->magic = 0;
 	free(b->cover);
 	free(b->inval);
@@ -131,7 +131,7 @@ static int batch_note_cover(struct tlbgen_tlbbatch *b, struct tlbgen_mm *mm, uin
 	}
 	b->cover[b->nr_cover++] = (struct tlbgen_batch_cover){ mm, seq };
 	/* Pins the mm until the batch is flushed. */
-	atomic_fetch_add(&mm->priv.inflight, 1);
+	atomic_fetch_add(&mm->inflight, 1);
 	return 0;
 }
 
@@ -248,7 +248,7 @@ static void arm64_tlbbatch_flush(struct tlbgen_system *sys, unsigned int cpu,
 	}
 	b->nr_inval = 0;
 	for (unsigned int i = 0; i < b->nr_cover; i++)
-		atomic_fetch_sub_explicit(&b->cover[i].mm->priv.inflight, 1,
+		atomic_fetch_sub_explicit(&b->cover[i].mm->inflight, 1,
 					  memory_order_release);
 	b->nr_cover = 0;
 }
@@ -385,7 +385,7 @@ static void batch_finish(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 		if (tlbgen_oracle_on(sys))
 			tlbgen__oracle_cover_full(sys, b->cover[i].mm, b->cover[i].seq,
 						  c->info.flush_id);
-		atomic_fetch_sub_explicit(&b->cover[i].mm->priv.inflight, 1,
+		atomic_fetch_sub_explicit(&b->cover[i].mm->inflight, 1,
 					  memory_order_release);
 	}
 	b->nr_cover = 0;
