@@ -6,8 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libclang-rt-14-dev is only a Recommends of clang on Debian 12, and we install
+# without recommends: it carries libFuzzer and clang's sanitizer runtimes.
 PKGS=(build-essential meson ninja-build pkg-config liburcu-dev libnuma-dev libcmocka-dev
-      clang gnuplot-nox)
+      clang libclang-rt-14-dev gnuplot-nox)
 
 ensure_packages() {
 	local missing=()
