@@ -21,6 +21,8 @@ struct bench_cmd {
 	int (*main)(int argc, char **argv);
 };
 
+/* xorshift64 step: a seeded, repeatable stream for the stepped workloads (seed != 0). */
+uint64_t bench_xorshift(uint64_t *s);
 /* Monotonic time in ns. */
 uint64_t bench_now_ns(void);
 /* Sort a copy and return min/median/max of n samples. */

@@ -82,16 +82,6 @@ static void lz_ipi_send(void *ctx, unsigned int from, unsigned int to)
 	z->stamps[to][z->nstamps[to]++] = j;
 }
 
-static uint64_t xs(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 static int lz_run(const char *profile, unsigned int k, unsigned int m, unsigned int others,
 		  uint64_t flushes, unsigned int per_jiffy, unsigned int revisit,
 		  unsigned int switches, uint64_t seed, struct lz_result *res)
@@ -142,7 +132,7 @@ static int lz_run(const char *profile, unsigned int k, unsigned int m, unsigned 
 				err = tlbgen_switch_mm(z.sys, i, z.a);
 				for (unsigned int s = 0; !err && s < switches; s++)
 					err = tlbgen_switch_mm(z.sys, i,
-							       other[xs(&rng) % others]);
+							       other[bench_xorshift(&rng) % others]);
 			}
 		/* One tlb_flush2 iteration on a CPU of A. */
 		if (!err)

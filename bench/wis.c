@@ -357,16 +357,6 @@ void bench_round_result_free(struct bench_round_result *r)
 
 /* Stepped coherence account ------------------------------------------------ */
 
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 /*
  * The same loop in stepped mode, one host thread, threads mode (one mm).
  * A seeded scheduler interleaves the CPUs' iterations with IPI deliveries,
@@ -412,9 +402,9 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 	while (ops < target && !err) {
 		unsigned int c;
 
-		if (xorshift(&rng) % 2 && tlbgen_step(r.sys) >= 0)
+		if (bench_xorshift(&rng) % 2 && tlbgen_step(r.sys) >= 0)
 			continue;
-		c = (unsigned int)(xorshift(&rng) % ncpu);
+		c = (unsigned int)(bench_xorshift(&rng) % ncpu);
 		if (tlbgen_cpu__is_waiting(r.sys, c)) {
 			/* Spinning in csd_lock_wait() with IRQs on. */
 			tlbgen_deliver(r.sys, c);
