@@ -5,8 +5,8 @@
  *
  * Two emulated CPUs on two pinned threads. In interleaved rounds CPU 0
  * measures a raw cacheline ping-pong with CPU 1 and then one of:
- *   ipi        an emulated IPI round trip: a one-target smp call and wait
- *              (flush_tlb_kernel_range of one page on a 2-CPU system);
+ *   ipi        an emulated IPI round trip: tlbgen_smp_call_function_single()
+ *              of an empty callback, waiting (csd, queue, IPI, ack);
  *   flush-v6.0 a 1-target flush_tlb_mm_range() round trip under v6.0;
  *   flush-latest the same under latest.
  * Each round gives a ratio to the ping-pong of the same round (the host may
@@ -95,13 +95,20 @@ static uint64_t pingpong(struct session *s, unsigned int n)
 	return bench_now_ns() - t0;
 }
 
+static void empty_call(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	(void)sys;
+	(void)cpu;
+	(void)info;
+}
+
 static uint64_t op(struct session *s, struct tlbgen_system *sys, unsigned int n)
 {
 	uint64_t t0 = bench_now_ns();
 
 	for (unsigned int i = 0; i < n; i++) {
 		int err = s->kind == K_IPI
-			? tlbgen_flush_tlb_kernel_range(sys, 0, 0, TLBGEN_PAGE_SIZE)
+			? tlbgen_smp_call_function_single(sys, 0, 1, empty_call, NULL)
 			: tlbgen_flush_tlb_mm_range(sys, 0, s->mm, 0, TLBGEN_PAGE_SIZE,
 						    TLBGEN_PAGE_SHIFT, false);
 		if (err)

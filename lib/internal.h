@@ -202,8 +202,6 @@ struct tlbgen_flush_tlb_info {
 #define CSD_TYPE_SYNC		0x10u
 #define CSD_FLAG_TYPE_MASK	0xF0u
 
-typedef void (*tlbgen_smp_call_func_t)(struct tlbgen_system *sys, unsigned int cpu, void *info);
-
 /* call_single_data_t, aligned to its size as in the kernel. */
 struct tlbgen_csd {
 	struct cds_wfcq_node node;

@@ -110,6 +110,44 @@ void tlbgen__local_irq_enable(struct tlbgen_system *sys, unsigned int cpu)
 }
 
 /*
+ * Lock this_cpu's csd for `cpu`, fill it and queue it on cpu's
+ * call_single_queue. Returns true when the queue was empty: llist_add()'s
+ * "first entry", the only case that raises an IPI.
+ */
+static bool smp_queue_csd(struct tlbgen_system *sys, unsigned int this_cpu, unsigned int cpu,
+			  tlbgen_smp_call_func_t func, void *info, bool wait)
+{
+	struct tlbgen_cpu *t = tlbgen_cpu(sys, cpu);
+	struct tlbgen_csd *csd = tlbgen__csd(sys, this_cpu, cpu);
+
+	csd_lock(sys, this_cpu, csd);
+	/* Only we write u_flags while it is locked: a plain store (no locked
+	 * RMW draining the store buffer on the hot path). */
+	if (wait)
+		atomic_store_explicit(&csd->u_flags, CSD_FLAG_LOCK | CSD_TYPE_SYNC,
+				      memory_order_relaxed);
+	csd->func = func;
+	csd->info = info;
+	tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
+	if (sys->transport->csd_queued)
+		sys->transport->csd_queued(sys, this_cpu);
+	tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_CALL_QUEUED);
+	tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CALL_QUEUE, &t->queue, TLBGEN_OP_RMW);
+	tlbgen_tsan_release(&t->queue);
+	/* cds_wfcq_enqueue() is false when the queue was empty. */
+	return !cds_wfcq_enqueue(&t->queue.head, &t->queue.tail, &csd->node);
+}
+
+/* send_call_function_single_ipi(): the transport decides what an IPI is. */
+static void smp_send_ipi(struct tlbgen_system *sys, unsigned int this_cpu, unsigned int cpu)
+{
+	tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_IPI_SENT);
+	if (unlikely(sys->tracing) && sys->trace.ipi_send)
+		sys->trace.ipi_send(sys->trace.ctx, this_cpu, cpu);
+	sys->transport->send_ipi(sys, this_cpu, cpu);
+}
+
+/*
  * smp_call_function_many_cond() (a32a4d8a815c order): evaluate cond per
  * remote target at enqueue time, lock and enqueue its csd, raise IPIs for
  * queues that were empty, then run func locally with IRQs off. Waiting is
@@ -137,43 +175,19 @@ void tlbgen_smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int 
 	if (bitmap_next(cfd, sys->nr_cpus, 0) < sys->nr_cpus) {
 		bitmap_zero(cfd_ipi, sys->mask_longs);
 		for_each_bit(cpu, cfd, sys->nr_cpus) {
-			struct tlbgen_cpu *t = tlbgen_cpu(sys, cpu);
-			struct tlbgen_csd *csd;
-
 			if (cond_func && !cond_func(sys, cpu, info)) {
 				bitmap_clear_bit(cfd, cpu);
 				continue;
 			}
-			csd = tlbgen__csd(sys, this_cpu, cpu);
-			csd_lock(sys, this_cpu, csd);
-			/* Only we write u_flags while it is locked: a plain store
-			 * (no locked RMW draining the store buffer on the hot path). */
-			if (wait)
-				atomic_store_explicit(&csd->u_flags, CSD_FLAG_LOCK | CSD_TYPE_SYNC,
-						      memory_order_relaxed);
-			csd->func = func;
-			csd->info = info;
-			tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
-			if (sys->transport->csd_queued)
-				sys->transport->csd_queued(sys, this_cpu);
-			tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_CALL_QUEUED);
-			tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CALL_QUEUE, &t->queue,
-					   TLBGEN_OP_RMW);
-			/* llist_add(): true (here: false) when the queue was empty. */
-			tlbgen_tsan_release(&t->queue);
-			if (!cds_wfcq_enqueue(&t->queue.head, &t->queue.tail, &csd->node)) {
+			if (smp_queue_csd(sys, this_cpu, cpu, func, info, wait)) {
 				bitmap_set(cfd_ipi, cpu);
 				nr_cpus++;
 			}
 			c->priv.run_remote = true;
 		}
 		if (nr_cpus) {
-			for_each_bit(cpu, cfd_ipi, sys->nr_cpus) {
-				tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_IPI_SENT);
-				if (unlikely(sys->tracing) && sys->trace.ipi_send)
-					sys->trace.ipi_send(sys->trace.ctx, this_cpu, cpu);
-				sys->transport->send_ipi(sys, this_cpu, cpu);
-			}
+			for_each_bit(cpu, cfd_ipi, sys->nr_cpus)
+				smp_send_ipi(sys, this_cpu, cpu);
 		}
 	}
 	if (!c->priv.run_remote || !wait)
@@ -184,6 +198,40 @@ void tlbgen_smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int 
 		func(sys, this_cpu, info);
 		tlbgen__local_irq_enable(sys, this_cpu);
 	}
+}
+
+/* generic_exec_single() with wait=1; see tlbgen/smp.h. */
+TLBGEN_API int tlbgen_smp_call_function_single(struct tlbgen_system *sys, unsigned int cpu,
+					       unsigned int target, tlbgen_smp_call_func_t func,
+					       void *info)
+{
+	struct tlbgen_cpu *c;
+	int err = tlbgen__check_op(sys, cpu);
+
+	if (err)
+		return err;
+	if (!func || target >= sys->nr_cpus)
+		return -EINVAL;
+	c = tlbgen_cpu(sys, cpu);
+	/* From a callback: the kernel WARNs and would deadlock on csd_lock. */
+	if (atomic_load_explicit(&c->priv.irqs_disabled, memory_order_relaxed))
+		return -EDEADLK;
+	err = tlbgen__smp_prepare(sys, cpu);
+	if (err)
+		return err;
+	if (target == cpu) {
+		tlbgen__local_irq_disable(sys, cpu);
+		func(sys, cpu, info);
+		tlbgen__local_irq_enable(sys, cpu);
+		return 0;
+	}
+	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
+	bitmap_set(c->priv.cfd_mask, target);
+	c->priv.run_remote = true;
+	if (smp_queue_csd(sys, cpu, target, func, info, true))
+		smp_send_ipi(sys, cpu, target);
+	tlbgen__begin_wait(sys, cpu, NULL, NULL);
+	return 0;
 }
 
 /* csd_lock_wait() over cfd->cpumask, without blocking: all unlocked? */

@@ -12,6 +12,7 @@
 #include <tlbgen/tlbbatch.h>
 #include <tlbgen/rmap.h>
 #include <tlbgen/stepped.h>
+#include <tlbgen/smp.h>
 #include <tlbgen/runtime.h>
 #include <tlbgen/oracle.h>
 #include <tlbgen/stats.h>

@@ -260,6 +260,95 @@ static void test_step_picks_pending(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/* ---- tlbgen_smp_call_function_single(): the user's own calls ---------------- */
+
+struct calls {
+	struct tlbgen_system *sys;
+	int ran[4];		/* callbacks run, per CPU */
+	void *info[4];		/* the info each saw */
+	int nested_rc;		/* a call started from inside a callback */
+	int waiting_src;	/* was the initiator still waiting at the first arrival? */
+	unsigned int src;
+};
+
+static void record_call(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	struct calls *k = info;
+
+	assert_ptr_equal(sys, k->sys);
+	k->ran[cpu]++;
+	k->info[cpu] = info;
+	if (k->ran[cpu] == 1)	/* at the first arrival */
+		k->waiting_src = tlbgen_cpu__is_waiting(sys, k->src);
+	/* IRQs are off in a callback: starting another call must refuse. */
+	k->nested_rc = tlbgen_smp_call_function_single(sys, cpu, k->src, record_call, info);
+}
+
+/*
+ * A user call travels the flush path: csd, queue, one IPI for the empty
+ * queue, the initiator waiting until the target has run it.
+ */
+static void test_user_call_single(void **state)
+{
+	struct tlbgen_system *sys = t_sys(*state, 4, 1);
+	struct calls k = { .sys = sys, .src = A, .nested_rc = 1 };
+
+	assert_int_equal(tlbgen_stats__reset(sys), 0);
+	assert_int_equal(tlbgen_smp_call_function_single(sys, A, C, record_call, &k), 0);
+	assert_int_equal(k.ran[C], 0);				/* nothing runs until delivered */
+	assert_int_equal(tlbgen_cpu__is_waiting(sys, A), 1);
+	assert_int_equal(tlbgen_cpu__pending_calls(sys, C), 1);
+	assert_int_equal(tlbgen_cpu__ipi_pending(sys, C), 1);
+	assert_int_equal(t_cpu_stat(sys, A, TLBGEN_STAT_IPI_SENT), 1);
+	assert_int_equal(t_cpu_stat(sys, A, TLBGEN_STAT_CALL_QUEUED), 1);
+	/* A waiting initiator starts nothing new. */
+	assert_int_equal(tlbgen_smp_call_function_single(sys, A, B, record_call, &k), -EBUSY);
+	assert_int_equal(tlbgen_cpu__pending_calls(sys, B), 0);
+
+	/* A second initiator finds C's queue non-empty: no second IPI. */
+	assert_int_equal(tlbgen_smp_call_function_single(sys, D, C, record_call, &k), 0);
+	assert_int_equal(t_cpu_stat(sys, D, TLBGEN_STAT_CALL_QUEUED), 1);
+	assert_int_equal(t_cpu_stat(sys, D, TLBGEN_STAT_IPI_SENT), 0);
+
+	assert_int_equal(tlbgen_deliver(sys, C), 2);
+	assert_int_equal(k.ran[C], 2);
+	assert_ptr_equal(k.info[C], &k);
+	assert_int_equal(k.waiting_src, 1);			/* A waited for its callback */
+	assert_int_equal(k.nested_rc, -EDEADLK);
+	assert_int_equal(tlbgen_cpu__is_waiting(sys, A), 0);
+	assert_int_equal(tlbgen_cpu__is_waiting(sys, D), 0);
+	assert_int_equal(t_cpu_stat(sys, C, TLBGEN_STAT_IPI_RECEIVED), 2);
+	assert_int_equal(tlbgen_cpu__pending_calls(sys, A), 0);	/* nested call queued nothing */
+	assert_int_equal(k.ran[A] + k.ran[B] + k.ran[D], 0);
+
+	/* To itself: runs at once, IRQs off, no IPI, no wait. */
+	k.src = B;
+	assert_int_equal(tlbgen_smp_call_function_single(sys, B, B, record_call, &k), 0);
+	assert_int_equal(k.ran[B], 1);
+	assert_int_equal(k.nested_rc, -EDEADLK);
+	assert_int_equal(tlbgen_cpu__is_waiting(sys, B), 0);
+	assert_int_equal(t_cpu_stat(sys, B, TLBGEN_STAT_IPI_SENT), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_user_call_bad_input(void **state)
+{
+	struct tlbgen_system *sys = t_sys(*state, 4, 1);
+	struct calls k = { .sys = sys };
+
+	assert_int_equal(tlbgen_smp_call_function_single(NULL, A, C, record_call, &k), -EINVAL);
+	assert_int_equal(tlbgen_smp_call_function_single(sys, 4, C, record_call, &k), -EINVAL);
+	assert_int_equal(tlbgen_smp_call_function_single(sys, A, 4, record_call, &k), -EINVAL);
+	assert_int_equal(tlbgen_smp_call_function_single(sys, A, C, NULL, &k), -EINVAL);
+	for (unsigned int c = 0; c < 4; c++) {
+		assert_int_equal(tlbgen_cpu__pending_calls(sys, c), 0);
+		assert_int_equal(tlbgen_cpu__is_waiting(sys, c), 0);
+		assert_int_equal(k.ran[c], 0);
+	}
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_CALL_QUEUED), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +358,8 @@ int main(void)
 		T_EACH(test_waiting_cpu_takes_ipis),
 		T_EACH(test_condition_evaluated_late),
 		T_EACH(test_step_picks_pending),
+		T_PRE(test_user_call_single, "latest"),
+		T_PRE(test_user_call_bad_input, "latest"),
 	};
 
 	return cmocka_run_group_tests_name("smp_engine", tests, NULL, NULL);

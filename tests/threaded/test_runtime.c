@@ -3,8 +3,8 @@
  * tests/threaded/test_runtime.c - the runtime itself: argument checks,
  * placement and oversubscription, spawned idle CPUs answering IPIs, the
  * csd-lock watchdog, the signal backend interrupting a CPU that never
- * polls, and a broken IPI condition caught by the oracle (the threaded
- * tests can fail).
+ * polls, a broken IPI condition caught by the oracle (the threaded
+ * tests can fail), and user calls crossing between all CPUs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -395,6 +395,84 @@ static void test_broken_cond_caught(void **state)
 	assert_int_equal(tlbgen_policy_unregister("thr-rt-never-ipi"), 0);
 }
 
+/* ---- tlbgen_smp_call_function_single() between live CPUs ------------------- */
+
+#define UC_CPUS 4
+
+struct ucall {
+	struct tlbgen_system *sys;
+	struct thr_barrier bar;
+	unsigned int rounds;
+	int hits[UC_CPUS][UC_CPUS];	/* [target][src]: written by target only */
+	atomic_int wrong_thread, not_waited, errors;
+};
+
+struct ucall_arg {
+	struct ucall *u;
+	unsigned int src;
+};
+
+static void ucall_fn(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	struct ucall_arg *a = info;
+
+	if (tlbgen_this_cpu(sys) != (int)cpu)
+		atomic_fetch_add(&a->u->wrong_thread, 1);
+	a->u->hits[cpu][a->src]++;
+}
+
+/* Every CPU calls every other CPU, all at once: calls cross in both directions. */
+static int ucall_cpu(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct ucall *u = arg;
+	struct ucall_arg a = { .u = u, .src = cpu };
+
+	thr_barrier_wait(&u->bar, sys, cpu);
+	for (unsigned int r = 0; r < u->rounds; r++) {
+		for (unsigned int t = 0; t < UC_CPUS; t++) {
+			if (t == cpu)
+				continue;
+			if (tlbgen_smp_call_function_single(sys, cpu, t, ucall_fn, &a)) {
+				atomic_fetch_add(&u->errors, 1);
+				continue;
+			}
+			/* wait=1: the target has run it, and its write is visible. */
+			if (u->hits[t][cpu] != (int)r + 1)
+				atomic_fetch_add(&u->not_waited, 1);
+		}
+	}
+	thr_barrier_wait(&u->bar, sys, cpu);
+	return 0;
+}
+
+static void test_user_calls_cross(void **state)
+{
+	struct tlbgen_system *sys = mk(UC_CPUS, NULL, "latest");
+	struct ucall *u = calloc(1, sizeof(*u));
+
+	(void)state;
+	assert_non_null(u);
+	u->sys = sys;
+	u->rounds = THR_UNDER_TSAN ? 100 : 2000;
+	thr_barrier_init(&u->bar, UC_CPUS, 64);
+	for (unsigned int c = 0; c < UC_CPUS; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, ucall_cpu, u), 0);
+	for (unsigned int c = 0; c < UC_CPUS; c++) {
+		int ret = -1;
+
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_int_equal(atomic_load(&u->errors), 0);
+	assert_int_equal(atomic_load(&u->wrong_thread), 0);
+	assert_int_equal(atomic_load(&u->not_waited), 0);
+	for (unsigned int t = 0; t < UC_CPUS; t++)
+		for (unsigned int c = 0; c < UC_CPUS; c++)
+			assert_int_equal(u->hits[t][c], t == c ? 0 : (int)u->rounds);
+	free(u);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_signal_backend),
 		cmocka_unit_test(test_signal_deferred_with_irqs_off),
 		cmocka_unit_test(test_broken_cond_caught),
+		cmocka_unit_test(test_user_calls_cross),
 	};
 
 	tlbgen_set_print(thr_quiet_print);
