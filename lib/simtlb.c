@@ -30,7 +30,8 @@ int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
 
 	if (!tlbgen_oracle_on(sys))
 		return 0;
-	t = calloc(1, sizeof(*t) + n * sizeof(t->e[0]));
+	/* The CPU's own, on its node, away from other CPUs' lines. */
+	t = tlbgen__alloc_cpu(sys, cpu, sizeof(*t) + n * sizeof(t->e[0]));
 	if (!t)
 		return -ENOMEM;
 	t->sets = sys->tlb_sets;
@@ -41,7 +42,10 @@ int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
 
 void tlbgen__simtlb_free(struct tlbgen_system *sys, unsigned int cpu)
 {
-	free(tlbgen_cpu(sys, cpu)->priv.tlb);
+	struct tlbgen_simtlb *t = tlbgen_cpu(sys, cpu)->priv.tlb;
+
+	if (t)
+		tlbgen__free_cpu(t, sizeof(*t) + (size_t)t->sets * t->ways * sizeof(t->e[0]));
 	tlbgen_cpu(sys, cpu)->priv.tlb = NULL;
 }
 

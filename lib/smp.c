@@ -12,17 +12,34 @@
  */
 #include "internal.h"
 
+/* Bytes of a cpu's cfd masks + drain block, and of its csd array. */
+static size_t smp_scratch_size(const struct tlbgen_system *sys)
+{
+	return 2 * sys->mask_longs * sizeof(unsigned long) +
+	       sys->nr_cpus * sizeof(struct tlbgen_csd *);
+}
+
+static size_t smp_csds_size(const struct tlbgen_system *sys)
+{
+	return sys->nr_cpus * sizeof(struct tlbgen_csd);
+}
+
+/*
+ * The cfd masks and the drain scratch live in one block of the CPU's own,
+ * cacheline-aligned and on its node (tlbgen__alloc_cpu): as separate
+ * small callocs they were heap neighbours of other CPUs' hot words.
+ */
 int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
-	size_t mask_bytes = sys->mask_longs * sizeof(unsigned long);
+	unsigned long *block = tlbgen__alloc_cpu(sys, cpu, smp_scratch_size(sys));
 
 	__cds_wfcq_init(&c->queue.head, &c->queue.tail);
-	c->priv.cfd_mask = calloc(1, mask_bytes);
-	c->priv.cfd_mask_ipi = calloc(1, mask_bytes);
-	c->priv.drain = calloc(sys->nr_cpus, sizeof(*c->priv.drain));
-	if (!c->priv.cfd_mask || !c->priv.cfd_mask_ipi || !c->priv.drain)
+	if (!block)
 		return -ENOMEM;
+	c->priv.cfd_mask = block;
+	c->priv.cfd_mask_ipi = block + sys->mask_longs;
+	c->priv.drain = (struct tlbgen_csd **)(block + 2 * sys->mask_longs);
 	return 0;
 }
 
@@ -30,18 +47,19 @@ void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
 
-	free(c->priv.cfd_mask);
-	free(c->priv.cfd_mask_ipi);
-	free(c->priv.drain);
-	free(c->priv.csds);
+	tlbgen__free_cpu(c->priv.cfd_mask, smp_scratch_size(sys));
+	tlbgen__free_cpu(c->priv.csds, smp_csds_size(sys));
+	c->priv.cfd_mask = c->priv.cfd_mask_ipi = NULL;
+	c->priv.drain = NULL;
+	c->priv.csds = NULL;
 }
 
-/* cfd->csd: one csd per target, allocated on first use (N^2 otherwise). */
 /*
  * cfd->csd: one csd per target, allocated on a CPU's first initiating
- * operation (N^2 csds up front would be 2 GiB at 8192 CPUs). Called from the
- * public entry points before any state changes, so a failure is an -ENOMEM
- * with nothing done rather than an abort inside a flush.
+ * operation (N^2 csds up front would be 2 GiB at 8192 CPUs), on the
+ * initiator's node. Called from the public entry points before any state
+ * changes, so a failure is an -ENOMEM with nothing done rather than an
+ * abort inside a flush.
  */
 int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src)
 {
@@ -50,9 +68,7 @@ int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src)
 
 	if (likely(c->priv.csds))
 		return 0;
-	csds = aligned_alloc(TLBGEN_CACHELINE,
-			     ((sys->nr_cpus * sizeof(*csds) + TLBGEN_CACHELINE - 1) /
-			      TLBGEN_CACHELINE) * TLBGEN_CACHELINE);
+	csds = tlbgen__alloc_cpu(sys, src, smp_csds_size(sys));
 	if (!csds)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < sys->nr_cpus; i++) {
