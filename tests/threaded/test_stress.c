@@ -51,9 +51,30 @@ static int worker(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	struct stress *s = arg;
 	uint64_t rng = 0x9E3779B97F4A7C15ULL * (cpu + 1);
-	int cur = -1;		/* index of the loaded mm, -1: init_mm */
+	int cur = 0;		/* index of the loaded mm, -1: init_mm */
 
+	/*
+	 * A fixed prologue first, so that both verdicts hold however the host
+	 * schedules: oversubscribed, the random phase below may run the CPUs
+	 * one after another and never overlap. All CPUs cache page 0 of mm 0;
+	 * CPU 0 changes it and flushes (the IPI condition decides who hears);
+	 * everyone uses it again: stale under a broken condition, fresh
+	 * otherwise. Then a flush_tlb_mm, which IPIs every CPU of the mask.
+	 */
+	note_err(s, tlbgen_switch_mm(sys, cpu, s->mm[0]), "switch_mm", cpu);
+	note_err(s, tlbgen_access(sys, cpu, 0), "access", cpu);
 	thr_barrier_wait(&s->bar, sys, cpu);
+	if (cpu == 0) {
+		note_err(s, tlbgen_pte_change(sys, cpu, s->mm[0], 0), "pte_change", cpu);
+		note_err(s, tlbgen_flush_tlb_page(sys, cpu, s->mm[0], 0), "flush_tlb_page", cpu);
+	}
+	thr_barrier_wait(&s->bar, sys, cpu);
+	note_err(s, tlbgen_access(sys, cpu, 0), "access", cpu);
+	thr_barrier_wait(&s->bar, sys, cpu);
+	if (cpu == 0)
+		note_err(s, tlbgen_flush_tlb_mm(sys, cpu, s->mm[0]), "flush_tlb_mm", cpu);
+	thr_barrier_wait(&s->bar, sys, cpu);
+
 	for (unsigned int i = 0; i < ops_per_cpu; i++) {
 		uint64_t r = thr_rand(&rng);
 		unsigned int op = (unsigned int)(r % 16);
