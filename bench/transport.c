@@ -46,21 +46,24 @@ static const double kind_target[K_NR] = { 0, 1.5, 0, 2.5, 2.5 };
  * The floors: kernel/smp.c's lines with nothing else. CPU 1's
  * call_single_queue, CPU 0's csd for CPU 1, CPU 0's flush_tlb_info, the
  * mm's tlb_gen and CPU 1's local generation, each on its own line as in
- * the kernel (and in the library).
+ * the kernel (and in the library). As in the kernel, the target finds f
+ * through the csd it found through the queue: three dependent misses.
  */
+struct floor_info {
+	unsigned long start, end, new_tlb_gen;
+} __attribute__((aligned(64)));
+
 struct floor_csd {
 	struct cds_wfcq_node node;
 	atomic_uint flags;
-	bool flush;
+	struct floor_info *info;	/* NULL: an empty call */
 } __attribute__((aligned(64)));
 
 struct floor {
 	_Alignas(64) struct __cds_wfcq_head head;
 	struct cds_wfcq_tail tail;
 	struct floor_csd csd;
-	_Alignas(64) struct {
-		unsigned long start, end, new_tlb_gen;
-	} info;
+	struct floor_info info;
 	_Alignas(64) atomic_ulong tlb_gen;
 	_Alignas(64) unsigned long local_tlb_gen, partial;
 };
@@ -90,12 +93,12 @@ static inline void relax(bool oversub)
 }
 
 /* The bare flush_tlb_func(): read f and the mm's generation, catch up. */
-static void floor_flush_func(struct floor *f)
+static void floor_flush_func(struct floor *f, const struct floor_info *info)
 {
 	unsigned long mm_gen = atomic_load_explicit(&f->tlb_gen, memory_order_relaxed);
 
-	if (f->info.new_tlb_gen == f->local_tlb_gen + 1 && f->info.new_tlb_gen == mm_gen &&
-	    f->info.end > f->info.start)
+	if (info->new_tlb_gen == f->local_tlb_gen + 1 && info->new_tlb_gen == mm_gen &&
+	    info->end > info->start)
 		f->partial++;
 	f->local_tlb_gen = mm_gen;
 }
@@ -117,8 +120,8 @@ static bool floor_poll(struct floor *f)
 
 		__builtin_prefetch(csd, 1, 3);
 		cds_wfcq_node_init(&csd->node);
-		if (csd->flush)
-			floor_flush_func(f);
+		if (csd->info)
+			floor_flush_func(f, csd->info);
 		atomic_store_explicit(&csd->flags, 0, memory_order_release);
 	}
 	return true;
@@ -137,7 +140,7 @@ static void floor_call(struct floor *f, bool flush, bool oversub)
 	while (atomic_load_explicit(&f->csd.flags, memory_order_acquire))
 		relax(oversub);
 	atomic_store_explicit(&f->csd.flags, 1, memory_order_relaxed);
-	f->csd.flush = flush;
+	f->csd.info = flush ? &f->info : NULL;
 	cds_wfcq_enqueue(&f->head, &f->tail, &f->csd.node);
 	while (atomic_load_explicit(&f->csd.flags, memory_order_acquire))
 		relax(oversub);
