@@ -25,7 +25,9 @@ enum tlbgen_mode {
 /*
  * Injectable clock. `jiffies` returns the current jiffy count; `hz` is HZ.
  * When no clock is given, stepped systems use a virtual jiffy counter moved
- * by tlbgen_clock_advance() and threaded systems use CLOCK_MONOTONIC.
+ * by tlbgen_clock_advance() and threaded systems use CLOCK_MONOTONIC_COARSE
+ * (tick-granular, as jiffies are: it advances in steps of the host kernel's
+ * tick, e.g. 4 jiffies at a time at hz = 1000 on a HZ=250 host).
  */
 struct tlbgen_clock {
 	uint64_t (*jiffies)(void *ctx);
