@@ -36,7 +36,9 @@ typedef void (*tlbgen_smp_call_func_t)(struct tlbgen_system *sys, unsigned int c
  * Otherwise cpu locks its csd for target, queues it on target's
  * call_single_queue and raises an IPI if the queue was empty. Threaded
  * mode: returns once func has run on target (and the csd is unlocked),
- * servicing cpu's own incoming calls while it waits. Stepped mode: returns
+ * servicing cpu's own incoming calls while it waits; a target with no
+ * thread attached runs it only once one attaches, and the csd-lock
+ * watchdog reports the wait meanwhile (tlbgen/runtime.h). Stepped mode: returns
  * at once with cpu waiting (tlbgen_cpu__is_waiting()) until target's queue
  * is delivered.
  *
