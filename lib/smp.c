@@ -229,9 +229,6 @@ TLBGEN_API int tlbgen_smp_call_function_single(struct tlbgen_system *sys, unsign
 	if (!func || target >= sys->nr_cpus)
 		return -EINVAL;
 	c = tlbgen_cpu(sys, cpu);
-	/* From a callback: the kernel WARNs and would deadlock on csd_lock. */
-	if (atomic_load_explicit(&c->priv.irqs_disabled, memory_order_relaxed))
-		return -EDEADLK;
 	err = tlbgen__smp_prepare(sys, cpu);
 	if (err)
 		return err;

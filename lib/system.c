@@ -174,9 +174,22 @@ void tlbgen__free_cpu(void *p, size_t size)
 
 int tlbgen__check_op(const struct tlbgen_system *sys, unsigned int cpu)
 {
+	int err;
+
 	if (!tlbgen_sys_valid(sys) || cpu >= sys->nr_cpus)
 		return -EINVAL;
-	return sys->transport->check_cpu(sys, cpu);
+	err = sys->transport->check_cpu(sys, cpu);
+	if (err)
+		return err;
+	/*
+	 * From a cross-CPU callback (IRQs off on cpu): a nested flush would
+	 * reuse this CPU's cfd mask, csds and flush_tlb_info under the one in
+	 * flight, and its IRQ-enable would re-enter the queue drain. The
+	 * kernel WARNs (smp_call_function_many_cond: irqs_disabled()).
+	 */
+	if (atomic_load_explicit(&tlbgen_cpu(sys, cpu)->priv.irqs_disabled, memory_order_relaxed))
+		return -EDEADLK;
+	return 0;
 }
 
 int tlbgen__check_initiator(struct tlbgen_system *sys, unsigned int cpu)

@@ -88,7 +88,8 @@ TLBGEN_API const char *tlbgen_fault_stat_name(enum tlbgen_fault_stat s);
  * Returns the vm_fault_t bits (0, TLBGEN_VM_FAULT_RETRY, TLBGEN_VM_FAULT_WP)
  * or: -EINVAL (NULL, init_mm, addr out of range, unknown flag bits),
  * -EBUSY (stepped, the CPU is waiting), -EPERM (threaded, not the CPU's
- * thread). Thread-safe for distinct CPUs.
+ * thread), -EDEADLK (from a cross-CPU callback on the CPU). Thread-safe for
+ * distinct CPUs.
  */
 TLBGEN_API int tlbgen_handle_mm_fault(struct tlbgen_system *sys, unsigned int cpu,
 				      struct tlbgen_mm *mm, unsigned long addr,

@@ -25,7 +25,8 @@ extern "C" {
  * Returns 1 on a TLB hit, 0 on a miss (page walk and fill), or:
  *  -EINVAL (NULL, cpu/addr out of range), -ESRCH (init_mm or lazy: no user
  *  mm is running), -EBUSY (the CPU is waiting), -EPERM (threaded, not the
- *  CPU's thread), -EOPNOTSUPP (system created with TLBGEN_SYS_NO_ORACLE).
+ *  CPU's thread), -EDEADLK (from a cross-CPU callback on the CPU),
+ *  -EOPNOTSUPP (system created with TLBGEN_SYS_NO_ORACLE).
  * A hit on a stale, covered entry is recorded as a violation (still returns 1).
  */
 TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr);

@@ -12,7 +12,8 @@
  * unmap flushes at once through the arch's flush_tlb_page()).
  *
  * Common errors, checked before any state changes: those of tlbgen/tlb.h
- * (-EINVAL, -EBUSY for a waiting stepped CPU, -EPERM for a foreign thread),
+ * (-EINVAL, -EBUSY for a waiting stepped CPU, -EPERM for a foreign thread,
+ * -EDEADLK from a cross-CPU callback on the CPU),
  * -EINVAL for a batch of another system or an address outside the mm, and
  * -EOPNOTSUPP for batch_arch=arm64 on a threaded system with the oracle on.
  */

@@ -16,7 +16,8 @@
  *    is then taken when IRQs are enabled again. The signal is SIGRTMIN+5;
  *    its handler is installed process-wide by the first such system and
  *    stays. A callback run from the handler may lose a per-CPU counter
- *    increment it interrupts (counters are single-writer, not atomic RMWs).
+ *    increment it interrupts (counters are single-writer, not atomic RMWs),
+ *    and a user's callback (tlbgen/smp.h) must be async-signal-safe.
  *
  * A CPU that detaches (or whose spawned thread is joined) while it is still
  * in an mm's cpumask cannot answer that mm's flushes: its initiators wait,

@@ -21,9 +21,13 @@ extern "C" {
 
 /*
  * A cross-CPU callback (smp_call_func_t). It runs on `cpu` with that CPU's
- * IRQs off, inside flush_smp_call_function_queue(). It may read any state
- * and call the query functions, but must not start a flush or another
- * cross-CPU call: that is -EDEADLK (the kernel's WARN_ON(irqs_disabled())).
+ * IRQs off: from flush_smp_call_function_queue() on a target, directly on
+ * the caller for target == cpu. Any operation on `cpu` from inside it (a
+ * flush, a switch_mm, an access, another call) returns -EDEADLK, as the
+ * kernel WARNs on irqs_disabled() there. With the TLBGEN_IPI_SIGNAL
+ * backend the callback may run inside the signal handler, interrupting
+ * any code of that thread: it must then be async-signal-safe (no locks,
+ * no malloc, no stdio; tlbgen_oracle__violation() takes a lock).
  */
 typedef void (*tlbgen_smp_call_func_t)(struct tlbgen_system *sys, unsigned int cpu,
 				       void *info);
@@ -44,9 +48,10 @@ typedef void (*tlbgen_smp_call_func_t)(struct tlbgen_system *sys, unsigned int c
  *
  * Returns 0, or -EINVAL (NULL sys or func, cpu or target out of range),
  * -EPERM (threaded: the caller is not attached as cpu), -EBUSY (stepped:
- * cpu still waits for an earlier flush or call), -EDEADLK (called from a
- * callback, i.e. with cpu's IRQs off), -ENOMEM (cpu's csds could not be
- * allocated on its first call). Nothing is queued on error.
+ * cpu still waits for an earlier flush or call; checked before -EDEADLK),
+ * -EDEADLK (called from a callback running on cpu, i.e. with cpu's IRQs
+ * off), -ENOMEM (cpu's csds could not be allocated on its first call).
+ * Nothing is queued on error.
  *
  * Thread-safety: threaded mode, from the thread attached as cpu; any number
  * of CPUs may call each other concurrently. Stepped mode: the host thread.

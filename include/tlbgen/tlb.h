@@ -9,7 +9,9 @@
  *  -EINVAL  NULL system, cpu >= nr_cpus, an mm of another system, bad range;
  *  -EBUSY   the CPU is waiting for acknowledgements of an earlier flush
  *           (stepped mode; deliver the IPIs first);
- *  -EPERM   threaded mode, calling thread is not attached as `cpu`.
+ *  -EPERM   threaded mode, calling thread is not attached as `cpu`;
+ *  -EDEADLK called from a cross-CPU callback running on `cpu` (its IRQs are
+ *           off: tlbgen/smp.h); the kernel WARNs there.
  *
  * Thread-safety: in stepped mode one host thread drives the system; in
  * threaded mode each CPU's operations run on the thread attached as it.

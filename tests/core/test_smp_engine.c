@@ -267,6 +267,8 @@ struct calls {
 	int ran[4];		/* callbacks run, per CPU */
 	void *info[4];		/* the info each saw */
 	int nested_rc;		/* a call started from inside a callback */
+	int flush_rc, switch_rc;	/* a flush, a switch_mm from inside it */
+	struct tlbgen_mm *mm;
 	int waiting_src;	/* was the initiator still waiting at the first arrival? */
 	unsigned int src;
 };
@@ -282,6 +284,8 @@ static void record_call(struct tlbgen_system *sys, unsigned int cpu, void *info)
 		k->waiting_src = tlbgen_cpu__is_waiting(sys, k->src);
 	/* IRQs are off in a callback: starting another call must refuse. */
 	k->nested_rc = tlbgen_smp_call_function_single(sys, cpu, k->src, record_call, info);
+	k->flush_rc = tlbgen_flush_tlb_mm(sys, cpu, k->mm);
+	k->switch_rc = tlbgen_switch_mm(sys, cpu, k->mm);
 }
 
 /*
@@ -291,7 +295,8 @@ static void record_call(struct tlbgen_system *sys, unsigned int cpu, void *info)
 static void test_user_call_single(void **state)
 {
 	struct tlbgen_system *sys = t_sys(*state, 4, 1);
-	struct calls k = { .sys = sys, .src = A, .nested_rc = 1 };
+	struct calls k = { .sys = sys, .src = A, .nested_rc = 1, .mm = t_mm(sys, 16) };
+	uint64_t gen0 = t_mm_gen(k.mm);
 
 	assert_int_equal(tlbgen_stats__reset(sys), 0);
 	assert_int_equal(tlbgen_smp_call_function_single(sys, A, C, record_call, &k), 0);
@@ -315,6 +320,10 @@ static void test_user_call_single(void **state)
 	assert_ptr_equal(k.info[C], &k);
 	assert_int_equal(k.waiting_src, 1);			/* A waited for its callback */
 	assert_int_equal(k.nested_rc, -EDEADLK);
+	assert_int_equal(k.flush_rc, -EDEADLK);		/* no flush from IRQs-off context */
+	assert_int_equal(k.switch_rc, -EDEADLK);
+	assert_int_equal(tlbgen_mm__cpumask_weight(k.mm), 0);
+	assert_int_equal(t_mm_gen(k.mm), gen0);		/* no tlb_gen bump either */
 	assert_int_equal(tlbgen_cpu__is_waiting(sys, A), 0);
 	assert_int_equal(tlbgen_cpu__is_waiting(sys, D), 0);
 	assert_int_equal(t_cpu_stat(sys, C, TLBGEN_STAT_IPI_RECEIVED), 2);

@@ -404,7 +404,7 @@ struct ucall {
 	struct thr_barrier bar;
 	unsigned int rounds;
 	int hits[UC_CPUS][UC_CPUS];	/* [target][src]: written by target only */
-	atomic_int wrong_thread, not_waited, errors;
+	atomic_int wrong_thread, not_waited, errors, nested_ok;
 };
 
 struct ucall_arg {
@@ -418,6 +418,10 @@ static void ucall_fn(struct tlbgen_system *sys, unsigned int cpu, void *info)
 
 	if (tlbgen_this_cpu(sys) != (int)cpu)
 		atomic_fetch_add(&a->u->wrong_thread, 1);
+	/* IRQs off here: no flush or call may start (and none is queued). */
+	if (tlbgen_smp_call_function_single(sys, cpu, a->src, ucall_fn, info) != -EDEADLK ||
+	    tlbgen_flush_tlb_kernel_range(sys, cpu, 0, TLBGEN_PAGE_SIZE) != -EDEADLK)
+		atomic_fetch_add(&a->u->nested_ok, 1);
 	a->u->hits[cpu][a->src]++;
 }
 
@@ -447,11 +451,15 @@ static int ucall_cpu(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 
 static void test_user_calls_cross(void **state)
 {
-	struct tlbgen_system *sys = mk(UC_CPUS, NULL, "latest");
+	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = (enum tlbgen_ipi_backend)(uintptr_t)*state);
+	struct tlbgen_system *sys = mk(UC_CPUS, &rt, "latest");
 	struct ucall *u = calloc(1, sizeof(*u));
+	struct ucall_arg a = { .u = u, .src = 0 };
 
-	(void)state;
 	assert_non_null(u);
+	/* Not attached as CPU 0: refused, nothing queued. */
+	assert_int_equal(tlbgen_smp_call_function_single(sys, 0, 1, ucall_fn, &a), -EPERM);
+	assert_int_equal(u->hits[1][0], 0);
 	u->sys = sys;
 	u->rounds = THR_UNDER_TSAN ? 100 : 2000;
 	thr_barrier_init(&u->bar, UC_CPUS, 64);
@@ -466,6 +474,7 @@ static void test_user_calls_cross(void **state)
 	assert_int_equal(atomic_load(&u->errors), 0);
 	assert_int_equal(atomic_load(&u->wrong_thread), 0);
 	assert_int_equal(atomic_load(&u->not_waited), 0);
+	assert_int_equal(atomic_load(&u->nested_ok), 0);
 	for (unsigned int t = 0; t < UC_CPUS; t++)
 		for (unsigned int c = 0; c < UC_CPUS; c++)
 			assert_int_equal(u->hits[t][c], t == c ? 0 : (int)u->rounds);
@@ -483,7 +492,10 @@ int main(void)
 		cmocka_unit_test(test_signal_backend),
 		cmocka_unit_test(test_signal_deferred_with_irqs_off),
 		cmocka_unit_test(test_broken_cond_caught),
-		cmocka_unit_test(test_user_calls_cross),
+		{ "test_user_calls_cross[poll]", test_user_calls_cross, NULL, NULL,
+		  (void *)(uintptr_t)TLBGEN_IPI_POLL },
+		{ "test_user_calls_cross[signal]", test_user_calls_cross, NULL, NULL,
+		  (void *)(uintptr_t)TLBGEN_IPI_SIGNAL },
 	};
 
 	tlbgen_set_print(thr_quiet_print);
