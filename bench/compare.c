@@ -112,7 +112,8 @@ static void usage(FILE *f, const char *prog)
 "      --svg FILE       plot path (default <workload>.svg; seed000:\n"
 "                       tlbgen-bench-seed000.svg), drawn with gnuplot if present\n"
 "      --no-plot        do not draw the plot\n"
-"      --no-acct        skip the traced accounting pass (remote tlb_gen reads)\n"
+"      --no-acct        skip the traced accounting pass (remote tlb_gen reads, and\n"
+"                       the oracle: timed rounds run without it)\n"
 "      --no-mesi        skip the stepped MESI coherence account\n"
 "      --mesi-cpus N    emulated CPUs of the MESI account (default 8)\n"
 "      --mesi-ops N     operations of the MESI account (default 20000)\n"
@@ -395,7 +396,8 @@ static void print_table(struct cmp *c)
 
 static void print_counters(struct cmp *c)
 {
-	printf("## counters per flush (timed rounds; rd/rftf from the traced accounting pass)\n");
+	printf("## counters per flush (timed rounds, no oracle; rd/rftf and viol from the traced\n"
+	       "## accounting pass, which runs with the oracle)\n");
 	printf("%-9s %5s  %-32s %9s %8s %8s %8s %8s %8s %8s %8s %8s %7s %7s %5s\n", "mode",
 	       "tasks", "policy", "flushes", "rd/fl", "rd/ftf", "rd/rftf", "skip/fl", "ipi/fl",
 	       "sk_lazy", "sk_nold", "sk_ntrm", "full", "part", "viol");
@@ -427,7 +429,7 @@ static void print_counters(struct cmp *c)
 	printf("  rd/fl: mm tlb_gen reads per flush; rd/ftf: per flush_tlb_func; rd/rftf: per\n"
 	       "  remote flush_tlb_func; skip/fl: early skips (aa44284960); ipi/fl: IPIs sent;\n"
 	       "  sk_*: IPIs skipped (lazy, mm not loaded, trim not due); full/part: flushes\n"
-	       "  done by flush_tlb_func; viol: stale-TLB oracle violations.\n");
+	       "  done by flush_tlb_func; viol: stale-TLB oracle violations (accounting pass).\n");
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
