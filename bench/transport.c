@@ -15,7 +15,7 @@
  * ONE core: the emulated IPI round trip against a sched_yield() hand-off.
  *
  * Every round also times the operation's floor: the same kernel/smp.c lines
- * written bare, with no library around them (a liburcu wfcqueue and one
+ * written bare, with no library around them (a liburcu lfstack and one
  * csd; for a flush also the tlb_gen RMW, the flush_tlb_info line reached
  * through the csd and, for the 6.14+ should_flush_tlb(), the read of the
  * target's cpu_tlbstate line). The floor is what this hardware charges for
@@ -28,11 +28,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu/wfcqueue.h>
+#include <urcu/lfstack.h>
+
+/* The out-of-line push, as lib/smp.c uses (the inline one trips UBSan). */
+#undef cds_lfs_push
+extern bool cds_lfs_push(cds_lfs_stack_ptr_t s, struct cds_lfs_node *node);
 
 #include "bench.h"
 
-/* wfcqueue publishes through inline asm TSan cannot see; say what it does
+/* lfstack publishes through inline asm TSan cannot see; say what it does
  * (the library's smp.c does the same). */
 #if defined(__SANITIZE_THREAD__)
 #define FLOOR_TSAN 1
@@ -73,14 +77,13 @@ struct floor_info {
 } __attribute__((aligned(64)));
 
 struct floor_csd {
-	struct cds_wfcq_node node;
+	struct cds_lfs_node node;
 	atomic_uint flags;
 	struct floor_info *info;	/* NULL: an empty call */
 } __attribute__((aligned(64)));
 
 struct floor {
-	_Alignas(64) struct __cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
+	_Alignas(64) struct __cds_lfs_stack llist;
 	struct floor_csd csd;
 	struct floor_info info;
 	_Alignas(64) atomic_ulong tlb_gen;
@@ -128,21 +131,21 @@ static void floor_flush_func(struct floor *f, const struct floor_info *info)
 /* The bare __flush_smp_call_function_queue() on CPU 1. */
 static bool floor_poll(struct floor *f)
 {
-	struct __cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
-	struct cds_wfcq_node *node, *n;
+	struct cds_lfs_head *head;
+	struct cds_lfs_node *node, *n;
 
-	if (cds_wfcq_empty(&f->head, &f->tail))
+	if (cds_lfs_empty(&f->llist))
 		return false;
-	__cds_wfcq_init(&head, &tail);
-	__cds_wfcq_splice_blocking(&head, &tail, &f->head, &f->tail);
-	floor_tsan_acquire(&f->head);
-	__cds_wfcq_for_each_blocking_safe(&head, &tail, node, n)
+	head = __cds_lfs_pop_all(&f->llist);
+	floor_tsan_acquire(&f->llist);
+	if (!head)
+		return true;
+	/* One initiator, one csd: nothing to reverse. */
+	cds_lfs_for_each_safe(head, node, n)
 	{
 		struct floor_csd *csd = caa_container_of(node, struct floor_csd, node);
 
 		__builtin_prefetch(csd, 1, 3);
-		cds_wfcq_node_init(&csd->node);
 		if (csd->info)
 			floor_flush_func(f, csd->info);
 		atomic_store_explicit(&csd->flags, 0, memory_order_release);
@@ -171,8 +174,8 @@ static void floor_call(struct floor *f, enum kind kind, bool oversub)
 		relax(oversub);
 	atomic_store_explicit(&f->csd.flags, 1, memory_order_relaxed);
 	f->csd.info = kind != K_IPI ? &f->info : NULL;
-	floor_tsan_release(&f->head);
-	cds_wfcq_enqueue(&f->head, &f->tail, &f->csd.node);
+	floor_tsan_release(&f->llist);
+	cds_lfs_push(&f->llist, &f->csd.node);
 	while (atomic_load_explicit(&f->csd.flags, memory_order_acquire))
 		relax(oversub);
 }
@@ -294,8 +297,8 @@ static int run_session(struct session *s, const int *hosts)
 	s->mm = NULL;
 	if (s->kind != K_IPI && tlbgen_mm__create(s->sys, 16, &s->mm))
 		return -ENOMEM;
-	__cds_wfcq_init(&s->fl.head, &s->fl.tail);
-	cds_wfcq_node_init(&s->fl.csd.node);
+	__cds_lfs_init(&s->fl.llist);
+	cds_lfs_node_init(&s->fl.csd.node);
 	atomic_init(&s->fl.csd.flags, 0);
 	atomic_init(&s->fl.tlb_gen, 0);
 	atomic_init(&s->fl.loaded_mm, &s->fl);

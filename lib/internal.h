@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <urcu/wfcqueue.h>
+#include <urcu/lfstack.h>
 
 #include <tlbgen/tlbgen.h>
 #include "cpumask.h"
@@ -49,8 +49,8 @@
 #define WRITE_ONCE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
 
 /*
- * ThreadSanitizer cannot see liburcu's inline-asm atomics: a wfcqueue
- * enqueue/splice is a release/acquire pair it must be told about (as
+ * ThreadSanitizer cannot see liburcu's inline-asm atomics: an lfstack
+ * push/pop_all is a release/acquire pair it must be told about (as
  * liburcu's own TSan support does). Compiled only under TSan.
  */
 #if defined(__SANITIZE_THREAD__)
@@ -204,7 +204,7 @@ struct tlbgen_flush_tlb_info {
 
 /* call_single_data_t, aligned to its size as in the kernel. */
 struct tlbgen_csd {
-	struct cds_wfcq_node node;
+	struct cds_lfs_node node;	/* its llist_node */
 	atomic_uint u_flags;
 	uint16_t src;
 	uint16_t dst;
@@ -212,11 +212,20 @@ struct tlbgen_csd {
 	void *info;
 } __attribute__((aligned(32)));
 
-/* call_single_queue */
+/*
+ * call_single_queue: an llist_head in the kernel, a lock-free stack whose
+ * consumer takes everything at once (llist_del_all) and reverses it. The
+ * liburcu lfstack is the same structure: push is a cmpxchg loop that says
+ * whether the stack was empty, pop_all one xchg. Only its CPU pops.
+ */
 struct tlbgen_call_queue {
-	struct __cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
+	struct __cds_lfs_stack llist;
 } __cacheline_aligned;
+
+static inline bool tlbgen__queue_empty(struct tlbgen_call_queue *q)
+{
+	return cds_lfs_empty(&q->llist);
+}
 
 typedef void (*tlbgen_done_fn)(struct tlbgen_system *sys, unsigned int cpu, void *arg);
 

@@ -151,7 +151,7 @@ static void rt_sleep(struct tlbgen_system *sys, unsigned int cpu,
 
 static inline bool queue_nonempty(struct tlbgen_cpu *c)
 {
-	return !cds_wfcq_empty(&c->queue.head, &c->queue.tail);
+	return !tlbgen__queue_empty(&c->queue);
 }
 
 /* Run the queue until it stays empty (an IPI that arrived during the drain

@@ -4,13 +4,23 @@
  * smp_call_function_many_cond() on the initiator and
  * __flush_smp_call_function_queue() on the target.
  *
- * Per target a call_single_queue (liburcu wfcqueue: wait-free enqueue,
- * single consumer); per (initiator, target) a csd locked by the initiator
+ * Per target a call_single_queue (a liburcu lfstack, the kernel's llist:
+ * lock-free push, the owner takes all); per (initiator, target) a csd locked by the initiator
  * and unlocked by the target. An IPI is raised only when the enqueue finds
  * the queue empty. How an IPI is raised and how the initiator waits is the
  * transport's business (stepped.c, runtime.c); this file is shared by both.
  */
 #include "internal.h"
+
+/*
+ * liburcu 0.13's inline _cds_lfs_push() takes &head->node of its NULL first
+ * guess, which UBSan (our ASan+UBSan stage, the fuzzer) stops on inside the
+ * header. liburcu-cds exports the same function out of line, built without
+ * our sanitizers: use that one. TSan never saw the inline one either (its
+ * cmpxchg is inline asm); the hand-off is annotated below.
+ */
+#undef cds_lfs_push
+extern bool cds_lfs_push(cds_lfs_stack_ptr_t s, struct cds_lfs_node *node);
 
 /* Bytes of a cpu's cfd masks + drain block, and of its csd array. */
 static size_t smp_scratch_size(const struct tlbgen_system *sys)
@@ -34,7 +44,7 @@ int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
 	unsigned long *block = tlbgen__alloc_cpu(sys, cpu, smp_scratch_size(sys));
 
-	__cds_wfcq_init(&c->queue.head, &c->queue.tail);
+	__cds_lfs_init(&c->queue.llist);
 	if (!block)
 		return -ENOMEM;
 	c->priv.cfd_mask = block;
@@ -72,7 +82,7 @@ int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src)
 	if (!csds)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < sys->nr_cpus; i++) {
-		cds_wfcq_node_init(&csds[i].node);
+		cds_lfs_node_init(&csds[i].node);
 		atomic_init(&csds[i].u_flags, 0);
 		csds[i].src = (uint16_t)src;
 		csds[i].dst = (uint16_t)i;
@@ -150,8 +160,8 @@ static bool smp_queue_csd(struct tlbgen_system *sys, unsigned int this_cpu, unsi
 	tlbgen__count(sys, this_cpu, NULL, TLBGEN_STAT_CALL_QUEUED);
 	tlbgen__trace_line(sys, this_cpu, TLBGEN_LINE_CALL_QUEUE, &t->queue, TLBGEN_OP_RMW);
 	tlbgen_tsan_release(&t->queue);
-	/* cds_wfcq_enqueue() is false when the queue was empty. */
-	return !cds_wfcq_enqueue(&t->queue.head, &t->queue.tail, &csd->node);
+	/* cds_lfs_push() is false when the stack was empty. */
+	return !cds_lfs_push(&t->queue.llist, &csd->node);
 }
 
 /* send_call_function_single_ipi(): the transport decides what an IPI is. */
@@ -306,45 +316,50 @@ int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int
 {
 	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
 	struct tlbgen_csd **v = c->priv.drain;
-	struct __cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
-	struct cds_wfcq_node *node, *n;
+	struct cds_lfs_head *head;
+	struct cds_lfs_node *node;
 	unsigned int nr = 0, ran = 0;
 	bool was_disabled;
 
-	if (cds_wfcq_empty(&c->queue.head, &c->queue.tail))
+	if (tlbgen__queue_empty(&c->queue))
 		return 0;
 	was_disabled = atomic_load_explicit(&c->priv.irqs_disabled, memory_order_relaxed);
 	atomic_store_explicit(&c->priv.irqs_disabled, true, memory_order_relaxed);
 	atomic_signal_fence(memory_order_seq_cst);
 
+	/* llist_del_all(): one xchg. NULL if a signal-delivered IPI took it
+	 * all between the check above and IRQs going off. */
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, &c->queue, TLBGEN_OP_RMW);
-	__cds_wfcq_init(&head, &tail);
-	__cds_wfcq_splice_blocking(&head, &tail, &c->queue.head, &c->queue.tail);
+	head = __cds_lfs_pop_all(&c->queue.llist);
 	tlbgen_tsan_acquire(&c->queue);
-	__cds_wfcq_for_each_blocking_safe(&head, &tail, node, n)
-	{
-		v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
-		/* We will write it (csd_unlock): fetch it exclusive at once
-		 * rather than shared and then upgraded. */
-		__builtin_prefetch(v[nr - 1], 1, 3);
+	if (head) {
+		cds_lfs_for_each(head, node)
+		{
+			v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
+			/* We will write it (csd_unlock): fetch it exclusive at
+			 * once rather than shared and then upgraded. */
+			__builtin_prefetch(v[nr - 1], 1, 3);
+		}
+	}
+	/* llist_reverse_order(): the stack is newest first; run oldest first. */
+	for (unsigned int i = 0; i < nr / 2; i++) {
+		struct tlbgen_csd *t = v[i];
+
+		v[i] = v[nr - 1 - i];
+		v[nr - 1 - i] = t;
 	}
 
 	if (only_src >= 0) {
 		struct tlbgen_csd *hit = NULL;
 
+		/* Put the others back, oldest first, so they keep their order. */
 		for (unsigned int i = 0; i < nr; i++) {
-			if (!hit && v[i]->src == (unsigned int)only_src) {
+			if (!hit && v[i]->src == (unsigned int)only_src)
 				hit = v[i];
-				continue;
-			}
-			cds_wfcq_node_init(&v[i]->node);
-			cds_wfcq_enqueue(&c->queue.head, &c->queue.tail, &v[i]->node);
+			else
+				cds_lfs_push(&c->queue.llist, &v[i]->node);
 		}
 		if (hit) {
-			/* Re-init before the owner can re-enqueue it: enqueue never
-			 * clears ->next, and a stale one links to old successors. */
-			cds_wfcq_node_init(&hit->node);
 			tlbgen__run_csd(sys, cpu, hit);
 			ran = 1;
 		}
@@ -359,7 +374,6 @@ int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int
 				       CSD_TYPE_SYNC;
 				if (sync != (pass == 0))
 					continue;
-				cds_wfcq_node_init(&v[i]->node);
 				tlbgen__run_csd(sys, cpu, v[i]);
 				v[i] = NULL;
 				ran++;
@@ -374,11 +388,12 @@ int tlbgen_flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int
 
 int tlbgen__smp_queue_len(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	struct tlbgen_cpu *c = tlbgen_cpu(sys, cpu);
-	struct cds_wfcq_node *node;
+	struct cds_lfs_head *head = CMM_LOAD_SHARED(tlbgen_cpu(sys, cpu)->queue.llist.head);
+	struct cds_lfs_node *node;
 	int n = 0;
 
-	__cds_wfcq_for_each_blocking(&c->queue.head, &c->queue.tail, node)
-		n++;
+	if (head)
+		cds_lfs_for_each(head, node)
+			n++;
 	return n;
 }

@@ -80,7 +80,7 @@ static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only
 {
 	int n = tlbgen_flush_smp_call_function_queue(sys, cpu, only_src);
 
-	if (cds_wfcq_empty(&tlbgen_cpu(sys, cpu)->queue.head, &tlbgen_cpu(sys, cpu)->queue.tail))
+	if (tlbgen__queue_empty(&tlbgen_cpu(sys, cpu)->queue))
 		bitmap_clear_bit(sys->ipi_pending_mask, cpu);
 	return n;
 }
