@@ -355,8 +355,10 @@ int bench_transport_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* Many short rounds: this VM's host stalls a vCPU for ~10 ms every few
-	 * tens of ms, which spoils a whole round; the median drops those. */
+	/* Many short rounds: a ~10 ms stall (host preemption; and, while the
+	 * queue was a wfcqueue, its blocking splice sleeping 10 ms when it
+	 * caught an enqueue half done) spoils one round, and the median drops
+	 * it. */
 	unsigned int rounds = 301, iters = 500;
 	int hosts[2] = { -1, -1 }, allowed[2], c, fail = 0;
 
