@@ -5,9 +5,9 @@
  * __flush_smp_call_function_queue() on the target.
  *
  * Per target a call_single_queue (a liburcu lfstack, the kernel's llist:
- * lock-free push, the owner takes all); per (initiator, target) a csd locked by the initiator
- * and unlocked by the target. An IPI is raised only when the enqueue finds
- * the queue empty. How an IPI is raised and how the initiator waits is the
+ * lock-free push, the owner takes all); per (initiator, target) a csd
+ * locked by the initiator and unlocked by the target. An IPI is raised
+ * only when the push finds the queue empty. How an IPI is raised and how the initiator waits is the
  * transport's business (stepped.c, runtime.c); this file is shared by both.
  */
 #include "internal.h"
