@@ -719,7 +719,7 @@ def main(argv):
     if len(argv) != 2:
         print('usage: check-lib.py LIBDIR', file=sys.stderr)
         return 2
-    libdir = argv[1].rstrip('/') or '/'
+    libdir = os.path.normpath(argv[1])
     if not os.path.isdir(libdir):
         print(f'error: {libdir}: not a directory', file=sys.stderr)
         return 1
