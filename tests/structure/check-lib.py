@@ -98,7 +98,7 @@ class SourceFile:
         self.path = path
         with open(path, encoding='utf-8', errors='replace') as f:
             self.raw = f.read()
-        self.line_count = self.raw.count('\n') + (0 if self.raw.endswith('\n') or not self.raw else 1)
+        self.line_count = count_lines(self.raw)
         self.newlines = [m.start() for m in re.finditer('\n', self.raw)]
         self.code = strip_comments_and_strings(self.raw)
         self.includes = [(m.group(1), self.line_of(m.start()))
@@ -115,6 +115,11 @@ class SourceFile:
         """Return the 1-based line number of a character offset."""
         return bisect.bisect_left(self.newlines, offset) + 1
 
+    def add_reference(self, name, line):
+        """Record a reference to name, keeping its first line."""
+        if name not in self.references or line < self.references[name]:
+            self.references[name] = line
+
     def definitions(self):
         """Return every name this file defines (function or variable)."""
         names = set(self.functions)
@@ -124,12 +129,21 @@ class SourceFile:
     def exported(self, header_visible):
         """Return the names other files can see: non-static definitions,
         plus static ones when this file is a header (header_visible)."""
-        names = {}
+        names = set()
         for table in (self.functions, self.variables):
             for name, (is_static, _) in table.items():
                 if header_visible or not is_static:
-                    names[name] = is_static
+                    names.add(name)
         return names
+
+
+def count_lines(text):
+    """Return the number of lines of text, as wc -l would, plus one for a
+    last line without a newline."""
+    lines = text.count('\n')
+    if text and not text.endswith('\n'):
+        lines += 1
+    return lines
 
 
 def blank(text):
@@ -196,7 +210,10 @@ def drop_paren_specifiers(decl, tokens):
             k += 1
             while k < len(decl):
                 t = tokens[decl[k]]
-                depth += (t == '(') - (t == ')')
+                if t == '(':
+                    depth += 1
+                elif t == ')':
+                    depth -= 1
                 k += 1
                 if depth == 0:
                     break
@@ -398,9 +415,7 @@ def parse_file(sf, macros):
     """Fill sf's definitions, references and atomic uses; macros are the
     names #defined anywhere in the tree."""
     directives = list(DIRECTIVE_RE.finditer(sf.code))
-    top = sf.code
-    for m in reversed(directives):
-        top = top[:m.start()] + blank(m.group(0)) + top[m.end():]
+    top = DIRECTIVE_RE.sub(lambda m: blank(m.group(0)), sf.code)
     tokens, offsets = tokenize(top)
     parser = TopLevelParser(sf, tokens + [BODY], offsets + [len(top)], macros)
     not_ref = parser.run()
@@ -418,7 +433,7 @@ def collect_references(sf, tokens, offsets, not_ref):
         prev = tokens[i - 1] if i > 0 else None
         if prev in ('.', '->') or prev in TAG_KEYWORDS:
             continue
-        sf.references.setdefault(tok, sf.line_of(offsets[i]))
+        sf.add_reference(tok, sf.line_of(offsets[i]))
 
 
 def collect_directive(sf, m):
@@ -434,7 +449,7 @@ def collect_directive(sf, m):
         prev = tokens[k - 1] if k > 0 else None
         if is_ident(tok) and tok not in C_KEYWORDS and prev not in ('.', '->') \
                 and prev not in TAG_KEYWORDS and prev != '#':
-            sf.references.setdefault(tok, sf.line_of(base + offsets[k]))
+            sf.add_reference(tok, sf.line_of(base + offsets[k]))
 
 
 def collect_atomics(sf):
@@ -443,8 +458,10 @@ def collect_atomics(sf):
                   flags=re.MULTILINE)
     for m in re.finditer(r'[A-Za-z_]\w*', code):
         tok = m.group(0)
+        if not (tok.startswith(ATOMIC_PREFIXES) or tok in ATOMIC_WORDS):
+            continue
         use = (sf.line_of(m.start()), tok)
-        if (tok.startswith(ATOMIC_PREFIXES) or tok in ATOMIC_WORDS) and use not in sf.atomics:
+        if use not in sf.atomics:
             sf.atomics.append(use)
 
 
@@ -654,7 +671,7 @@ def describe(reasons):
     return ', '.join(parts)
 
 
-def check_floors(files, layers, edges):
+def check_floors(files, edges):
     """Return the violations of rules 1 and 2 and files in no floor."""
     out = []
     for rel, sf in sorted(files.items()):
@@ -734,7 +751,7 @@ def main(argv):
     resolve_includes(files, libdir)
     edges = build_graph(files)
     violations = list(layers.errors)
-    violations += check_floors(files, layers, edges)
+    violations += check_floors(files, edges)
     violations += check_cycles(files, edges)
     violations += check_sizes(files)
     violations += check_atomics(files, layers)
