@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,9 +33,16 @@ extern "C" {
 /* Upper bound of emulated CPUs per system (NR_CPUS of a big distro kernel). */
 #define TLBGEN_MAX_CPUS			8192U
 
-/* Declare and zero an option struct with its size filled in. */
-#define TLBGEN_OPTS(type, name, ...) \
-	struct type name = { .sz = sizeof(struct type), __VA_ARGS__ }
+/*
+ * Declare an option struct with its size filled in and every other byte,
+ * padding included, zero (libbpf's LIBBPF_OPTS): the library checks that
+ * the bytes past its last known field are zero.
+ */
+#define TLBGEN_OPTS(type, name, ...)						\
+	struct type name = ({							\
+		memset(&name, 0, sizeof(struct type));				\
+		(struct type){ .sz = sizeof(struct type), __VA_ARGS__ };	\
+	})
 
 struct tlbgen_system;
 struct tlbgen_mm;

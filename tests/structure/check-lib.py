@@ -21,8 +21,8 @@ Rules (each broken rule is one line on stdout; exit status 1 if any):
      in a lib/ file on a higher floor                         "calls up"
   3. the file graph (includes + references) has a cycle       "cycle: ..."
   4. a .c/.h is over MAX_LINES lines                          "lines (limit"
-  5. a file under a policy prefix uses atomic_*, __atomic*,
-     cds_lfs_* or _Atomic                                     "bare atomic"
+  5. a file under a policy prefix calls atomic_*(), __atomic*(),
+     cds_lfs_*() or names _Atomic                                    "bare atomic"
   and every .c/.h must be on some floor                       "in no floor"
 
 References are attributed to the file that DEFINES the symbol: a
@@ -453,12 +453,16 @@ def collect_directive(sf, m):
 
 
 def collect_atomics(sf):
-    """Record the tokens that are bare atomics (outside #include lines)."""
+    """Record the bare atomic operations (outside #include lines): a call of
+    atomic_*(), __atomic*() or cds_lfs_*(), or a _Atomic qualifier. Naming
+    an atomic type (atomic_ulong in a parameter list) accesses nothing."""
     code = re.sub(r'^[ \t]*#[ \t]*include[^\n]*', lambda m: blank(m.group(0)), sf.code,
                   flags=re.MULTILINE)
-    for m in re.finditer(r'[A-Za-z_]\w*', code):
-        tok = m.group(0)
-        if not (tok.startswith(ATOMIC_PREFIXES) or tok in ATOMIC_WORDS):
+    for m in re.finditer(r'([A-Za-z_]\w*)(\s*\()?', code):
+        tok = m.group(1)
+        if tok in ATOMIC_WORDS:
+            pass
+        elif not (tok.startswith(ATOMIC_PREFIXES) and m.group(2)):
             continue
         use = (sf.line_of(m.start()), tok)
         if use not in sf.atomics:
@@ -595,9 +599,16 @@ def build_graph(files):
                 continue
             definers = visible.get(name) or global_defs.get(name, [])
             for d in definers:
-                if d is not sf:
+                if d is not sf and not own_implementation(sf.rel, d.rel):
                     edges.setdefault((sf.rel, d.rel), []).append(('ref', line, name))
     return edges
+
+
+def own_implementation(header, source):
+    """True when `source` is the .c that implements `header` (x.h -> x.c in
+    the same directory): a header's inline functions and macros using its
+    own file's symbols is one component, not a cycle."""
+    return header.endswith('.h') and source == header[:-2] + '.c'
 
 
 def strongly_connected(nodes, succ):

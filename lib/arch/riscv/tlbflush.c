@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/arch/riscv/tlbflush.c - riscv's flushes (arch/riscv/mm/tlbflush.c):
+ * __flush_tlb_range() through on_each_cpu_mask(), and the batched unmap of
+ * 54d7431af73e: add ORs mm_cpumask into the batch; flush sends one full
+ * flush without ASID to every CPU of the mask (no lazy filter), then clears
+ * it. Unbatched: one ranged flush per page.
+ *
+ * riscv's global ASIDs keep a CPU in mm_cpumask after it switched away;
+ * the emulated CPUs keep x86's per-CPU ASID slots and, under the
+ * clear-on-switch profiles, leave the mask. So the riscv hooks also bump
+ * the mm's tlb_gen: such a CPU then flushes in switch_mm() when it comes
+ * back (never fewer flushes than riscv). flush_tlb_mm() is modelled by the
+ * generic flush_tlb_mm_range() path.
+ */
+#include "../../core/access.h"
+#include "../../observers/oracle.h"
+#include "../../observers/simtlb.h"
+#include "../arch.h"
+
+/*
+ * __ipi_flush_tlb_range_asid() / local_flush_tlb_all(): f->mm == NULL is
+ * FLUSH_TLB_NO_ASID over FLUSH_TLB_MAX_SIZE, a bare sfence.vma (every ASID,
+ * global entries too); otherwise the pages of f->mm's ASID. riscv has no lazy
+ * TLB state to look at: the CPU flushes whatever it runs.
+ */
+static void riscv_ipi_flush_tlb_range_asid(struct tlbgen_system *sys, unsigned int cpu,
+					   void *info)
+{
+	const struct tlbgen_flush_tlb_info *f = info;
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	unsigned long nr = 0;
+
+	tlbgen__flush_info_access(sys, cpu, f, TLBGEN_OP_READ);
+	tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC);
+	if (cpu != f->initiating_cpu)
+		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_REMOTE);
+	if (!f->mm) {
+		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+			tlbgen__tlb_flush_asid(sys, cpu, asid);
+		tlbgen__tlb_flush_kernel(sys, cpu, 0, TLBGEN_TLB_FLUSH_ALL);
+		tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FULL_FLUSH);
+		tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_FULL, 0);
+		return;
+	}
+	for (unsigned long addr = f->start; addr < f->end; addr += TLBGEN_PAGE_SIZE) {
+		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+			if (c->tlbstate.ctxs[asid].ctx_id == f->mm->context.ctx_id)
+				tlbgen__tlb_flush_one(sys, cpu, asid, addr, TLBGEN_PAGE_SHIFT);
+		nr++;
+	}
+	tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_PARTIAL_FLUSH);
+	tlbgen__count_n(sys, cpu, f->mm, TLBGEN_STAT_PAGES_INVALIDATED, nr);
+	tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_PARTIAL, nr);
+}
+
+/* on_each_cpu_mask(cmask, __ipi_flush_tlb_range_asid, ..., 1) */
+static void riscv_on_each_cpu_mask(struct tlbgen_system *sys, unsigned int cpu,
+				   const atomic_ulong *cmask, struct tlbgen_flush_tlb_info *info)
+{
+	tlbgen__smp_call_function_many_cond(sys, cpu, cmask, riscv_ipi_flush_tlb_range_asid, info,
+					    SCF_WAIT | SCF_RUN_LOCAL, NULL);
+}
+
+static bool riscv_tlbbatch_should_defer(struct tlbgen_system *sys, unsigned int cpu,
+					struct tlbgen_mm *mm)
+{
+	(void)sys;
+	(void)cpu;
+	(void)mm;
+	return true;
+}
+
+static int riscv_tlbbatch_add_pending(struct tlbgen_system *sys, unsigned int cpu,
+				      struct tlbgen_tlbbatch *b, struct tlbgen_mm *mm,
+				      unsigned long start, unsigned long end, uint64_t seq)
+{
+	(void)start;
+	(void)end;
+	(void)seq;
+	tlbgen__mm_tlb_gen_inc(sys, cpu, mm);	/* the model note above */
+	tlbgen__mm_cpumask_or_into(sys, cpu, mm, b->cpumask);
+	return 0;
+}
+
+/* __flush_tlb_range(&batch->cpumask, FLUSH_TLB_NO_ASID, 0, FLUSH_TLB_MAX_SIZE) */
+static void riscv_tlbbatch_flush(struct tlbgen_system *sys, unsigned int cpu,
+				 struct tlbgen_tlbbatch *b)
+{
+	tlbgen__tlbbatch_flush_ipi(sys, cpu, b, riscv_on_each_cpu_mask,
+				   riscv_ipi_flush_tlb_range_asid);
+}
+
+/* flush_tlb_page(): a one-page __flush_tlb_range() to mm_cpumask. */
+static int riscv_flush_tlb_page(struct tlbgen_system *sys, unsigned int cpu,
+				struct tlbgen_mm *mm, unsigned long addr)
+{
+	unsigned long start = addr & ~(TLBGEN_PAGE_SIZE - 1);
+	unsigned long *snap = tlbgen__cpu(sys, cpu)->priv.cfd_mask_ipi;	/* scratch */
+	struct tlbgen_flush_tlb_info *info;
+	struct tlbgen_oracle_flush of;
+
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_FLUSH_INITIATED);
+	tlbgen__oracle_flush_begin(sys, mm, &of);
+	tlbgen__mm_tlb_gen_inc(sys, cpu, mm);	/* the model note above */
+	info = tlbgen__flush_info_init(sys, cpu, mm, start, start + TLBGEN_PAGE_SIZE,
+				       TLBGEN_PAGE_SHIFT, false, TLBGEN_TLB_GENERATION_INVALID);
+	tlbgen__oracle_flush_number(sys, cpu, &of, TLBGEN_TLB_GENERATION_INVALID, start,
+				    start + TLBGEN_PAGE_SIZE, false);
+	info->oracle = of;
+	/* Nothing for an empty mask, a local flush when only this CPU is in it. */
+	tlbgen__mm_cpumask_snapshot(sys, mm, snap);
+	tlbgen__flush_dispatch(sys, cpu, mm, bitmap_any_but(snap, sys->nr_cpus, cpu) < sys->nr_cpus,
+			       bitmap_test(snap, cpu), riscv_on_each_cpu_mask, mm->cpu_bitmap,
+			       riscv_ipi_flush_tlb_range_asid, info);
+	tlbgen__smp_wait(sys, cpu, tlbgen__finish_flush, info);
+	return 0;
+}
+
+/* local_flush_tlb_range_asid(): one page if size <= stride, whatever the
+ * threshold; else DIV_ROUND_UP(size, stride) against it. */
+void tlbgen__riscv_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp,
+			      unsigned long start, unsigned long end, unsigned int shift,
+			      struct tlbgen_range_flush *out)
+{
+	unsigned long size;
+
+	if (tlbgen__range_rule_all(end, out))
+		return;
+	size = end - start;
+	out->units = tlbgen__div_round_up(size, 1UL << shift);
+	if (size <= 1UL << shift) {
+		out->ops = 1;
+		return;
+	}
+	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
+	tlbgen__range_rule_ops(start, end, shift, out);
+}
+
+const struct tlbgen_arch_ops tlbgen__riscv_arch_ops = {
+	.name = "riscv",
+	.tlbbatch_should_defer = riscv_tlbbatch_should_defer,
+	.tlbbatch_add_pending = riscv_tlbbatch_add_pending,
+	.tlbbatch_flush = riscv_tlbbatch_flush,
+	.flush_tlb_batched_pending = tlbgen_flush_tlb_mm,
+	.flush_tlb_page = riscv_flush_tlb_page,
+};

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/arch/x86/mm/flush.c - the initiator side: get_flush_tlb_info(),
+ * flush_tlb_mm_range(), native_flush_tlb_multi(), flush_tlb_kernel_range(),
+ * and the range ceiling (tlb_single_page_flush_ceiling).
+ */
+#include <errno.h>
+
+#include "../../../core/access.h"
+#include "../../../core/check.h"
+#include "../../../observers/oracle.h"
+#include "../../../observers/simtlb.h"
+#include "tlb.h"
+
+/*
+ * "Should we flush just the requested range?": a full flush when
+ * ((end - start) >> stride_shift) > tlb_single_page_flush_ceiling, strictly,
+ * in stride units; always for TLB_FLUSH_ALL.
+ */
+void tlbgen__x86_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp,
+			    unsigned long start, unsigned long end, unsigned int shift,
+			    struct tlbgen_range_flush *out)
+{
+	if (tlbgen__range_rule_all(end, out))
+		return;
+	out->units = (end - start) >> shift;
+	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
+	tlbgen__range_rule_ops(start, end, shift, out);
+}
+
+bool tlbgen__x86_over_ceiling(const struct tlbgen_system *sys, unsigned long start,
+			      unsigned long end, unsigned int stride_shift)
+{
+	struct tlbgen_range_flush d;
+
+	tlbgen__x86_range_rule((unsigned long)sys->profile.tlb_single_page_flush_ceiling,
+			       TLBGEN_CEILING_GT, start, end, stride_shift, &d);
+	return d.full;
+}
+
+/*
+ * get_flush_tlb_info(): this CPU's statically allocated, cacheline aligned
+ * flush_tlb_info. Since 4a02ed8e1cc3 the ceiling is applied here.
+ */
+struct tlbgen_flush_tlb_info *tlbgen__get_flush_tlb_info(struct tlbgen_system *sys,
+							 unsigned int cpu, struct tlbgen_mm *mm,
+							 unsigned long start, unsigned long end,
+							 unsigned int stride_shift,
+							 bool freed_tables, uint64_t new_tlb_gen)
+{
+	if (sys->profile.ceiling_place == CEILING_IN_GET_FLUSH_TLB_INFO &&
+	    tlbgen__x86_over_ceiling(sys, start, end, stride_shift)) {
+		start = 0;
+		end = TLBGEN_TLB_FLUSH_ALL;
+	}
+	return tlbgen__flush_info_init(sys, cpu, mm, start, end, stride_shift, freed_tables,
+				       new_tlb_gen);
+}
+
+/*
+ * native_flush_tlb_multi(): freeing page tables needs every CPU in the mask,
+ * lazy ones too (speculative walks may cache the freed tables); otherwise
+ * the per-target condition is evaluated at enqueue time (d39268ad24c0).
+ */
+void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
+			     const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info)
+{
+	tlbgen__smp_call_function_many_cond(sys, cpu, cpumask, tlbgen__flush_tlb_func, info,
+					    SCF_WAIT | SCF_RUN_LOCAL,
+					    info->freed_tables ? NULL : tlbgen__should_flush_tlb);
+}
+
+static int tlbgen__check_range(const struct tlbgen_mm *mm, unsigned long start,
+			       unsigned long end, unsigned int stride_shift)
+{
+	unsigned long limit = mm->priv.nr_pages << TLBGEN_PAGE_SHIFT;
+
+	if (stride_shift < TLBGEN_PAGE_SHIFT || stride_shift > 30)
+		return -EINVAL;
+	if (end == TLBGEN_TLB_FLUSH_ALL)
+		return start == 0 ? 0 : -EINVAL;
+	if (start > end || end > limit)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * flush_tlb_mm_range(). The page-table changes must already be visible;
+ * the tlb_gen bump publishes them to switch_mm() (full barrier), and only
+ * then is mm_cpumask read.
+ */
+TLBGEN_API int tlbgen_flush_tlb_mm_range(struct tlbgen_system *sys, unsigned int cpu,
+					 struct tlbgen_mm *mm, unsigned long start,
+					 unsigned long end, unsigned int stride_shift,
+					 bool freed_tables)
+{
+	struct tlbgen_flush_tlb_info *info;
+	struct tlbgen_oracle_flush of;
+	unsigned long req_start = start, req_end = end;
+	uint64_t new_tlb_gen;
+	bool remote;
+	int err = tlbgen__check_initiator(sys, cpu);
+
+	if (err)
+		return err;
+	if (!tlbgen__mm_valid(sys, mm) || mm == sys->init_mm)
+		return -EINVAL;
+	err = tlbgen__check_range(mm, start, end, stride_shift);
+	if (err)
+		return err;
+
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_FLUSH_INITIATED);
+	/* Before 4a02ed8e1cc3: "Should we flush just the requested range?" here. */
+	if (sys->profile.ceiling_place == CEILING_IN_FLUSH_TLB_MM_RANGE &&
+	    tlbgen__x86_over_ceiling(sys, start, end, stride_shift)) {
+		start = 0;
+		end = TLBGEN_TLB_FLUSH_ALL;
+	}
+	tlbgen__oracle_flush_begin(sys, mm, &of);
+
+	/* This is also a barrier that synchronizes with switch_mm(). */
+	new_tlb_gen = tlbgen__mm_tlb_gen_inc(sys, cpu, mm);
+	info = tlbgen__get_flush_tlb_info(sys, cpu, mm, start, end, stride_shift, freed_tables,
+					  new_tlb_gen);
+	tlbgen__oracle_flush_number(sys, cpu, &of, new_tlb_gen, req_start, req_end,
+				    req_end == TLBGEN_TLB_FLUSH_ALL);
+	info->oracle = of;
+
+	remote = tlbgen__mm_cpumask_others(sys, cpu, mm);
+	/* 6db2526c1d69: decided once per flush, on the multi path only. */
+	if (remote)
+		info->trim_cpumask = tlbgen__should_trim_cpumask(sys, cpu, mm);
+	tlbgen__flush_dispatch(sys, cpu, mm, remote, tlbgen__this_loaded_mm(sys, cpu) == mm,
+			       tlbgen__flush_tlb_multi, mm->cpu_bitmap, tlbgen__flush_tlb_func, info);
+	tlbgen__smp_wait(sys, cpu, tlbgen__finish_flush, info);
+	return 0;
+}
+
+TLBGEN_API int tlbgen_flush_tlb_mm(struct tlbgen_system *sys, unsigned int cpu,
+				   struct tlbgen_mm *mm)
+{
+	return tlbgen_flush_tlb_mm_range(sys, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL,
+					 TLBGEN_PAGE_SHIFT, true);
+}
+
+TLBGEN_API int tlbgen_flush_tlb_page(struct tlbgen_system *sys, unsigned int cpu,
+				     struct tlbgen_mm *mm, unsigned long addr)
+{
+	if (addr > TLBGEN_TLB_FLUSH_ALL - TLBGEN_PAGE_SIZE)
+		return -EINVAL;
+	return tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr & ~(TLBGEN_PAGE_SIZE - 1),
+					 (addr & ~(TLBGEN_PAGE_SIZE - 1)) + TLBGEN_PAGE_SIZE,
+					 TLBGEN_PAGE_SHIFT, false);
+}
+
+/* do_flush_tlb_all() / do_kernel_range_flush(): global entries too. */
+static void tlbgen__do_kernel_range_flush(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	const struct tlbgen_flush_tlb_info *f = arg;
+	unsigned long pages = 0;
+
+	tlbgen__flush_info_access(sys, cpu, f, TLBGEN_OP_READ);
+	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_KERNEL_FLUSH);
+	if (f->end == TLBGEN_TLB_FLUSH_ALL) {
+		tlbgen__tlb_flush_kernel(sys, cpu, 0, TLBGEN_TLB_FLUSH_ALL);
+	} else {
+		pages = (f->end - f->start + TLBGEN_PAGE_SIZE - 1) >> TLBGEN_PAGE_SHIFT;
+		tlbgen__tlb_flush_kernel(sys, cpu, f->start, f->end);
+		tlbgen__count_n(sys, cpu, NULL, TLBGEN_STAT_PAGES_INVALIDATED, pages);
+	}
+	tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_KERNEL, pages);
+}
+
+/*
+ * flush_tlb_kernel_range(): every online CPU, no generations. Before
+ * 4a02ed8e1cc3 the ceiling test was in bytes ((end - start) > ceiling <<
+ * PAGE_SHIFT); after it, in pages. They differ for unaligned lengths.
+ */
+TLBGEN_API int tlbgen_flush_tlb_kernel_range(struct tlbgen_system *sys, unsigned int cpu,
+					     unsigned long start, unsigned long end)
+{
+	struct tlbgen_flush_tlb_info *info;
+	int err = tlbgen__check_initiator(sys, cpu);
+
+	if (err)
+		return err;
+	if (end != TLBGEN_TLB_FLUSH_ALL && start > end)
+		return -EINVAL;
+	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_INITIATED);
+	if (sys->profile.ceiling_place == CEILING_IN_FLUSH_TLB_MM_RANGE &&
+	    (end == TLBGEN_TLB_FLUSH_ALL ||
+	     (end - start) > ((unsigned long)sys->profile.tlb_single_page_flush_ceiling
+			      << TLBGEN_PAGE_SHIFT))) {
+		start = 0;
+		end = TLBGEN_TLB_FLUSH_ALL;
+	}
+	info = tlbgen__get_flush_tlb_info(sys, cpu, NULL, start, end, TLBGEN_PAGE_SHIFT, false,
+					  TLBGEN_TLB_GENERATION_INVALID);
+	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_MULTI);
+	tlbgen__smp_call_function_many_cond(sys, cpu, sys->all_cpus_mask,
+					    tlbgen__do_kernel_range_flush, info,
+					    SCF_WAIT | SCF_RUN_LOCAL, NULL);
+	tlbgen__smp_wait(sys, cpu, tlbgen__finish_flush, info);
+	return 0;
+}

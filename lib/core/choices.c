@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/core/choices.c - the choices a profile is made of: a named knob, its
+ * named values, and the field of struct tlbgen_profile it sets.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/printk.h"
+#include "profile.h"
+
+struct tlbgen_choice_value {
+	const char *name;
+	int value;
+};
+
+enum choice_kind {
+	CHOICE_ENUM,	/* an int-sized enum field, one of `values` */
+	CHOICE_BOOL,	/* a bool field, one of `values` (0 or 1) */
+	CHOICE_LONG,	/* a non-negative long */
+};
+
+struct tlbgen_choice {
+	const char *name;
+	size_t offset;				/* into struct tlbgen_profile */
+	enum choice_kind kind;
+	const struct tlbgen_choice_value *values;
+	const char *help;
+};
+
+#define V(n, v) { n, v }
+#define END { NULL, 0 }
+
+static const struct tlbgen_choice_value gen_read_v[] = {
+	V("always", GEN_READ_ALWAYS), V("deferred", GEN_READ_DEFERRED),
+	V("never", GEN_READ_NEVER), END };
+static const struct tlbgen_choice_value early_v[] = {
+	V("none", EARLY_RETURN_NONE), V("unguarded", EARLY_RETURN_UNGUARDED),
+	V("guarded", EARLY_RETURN_GUARDED), END };
+static const struct tlbgen_choice_value wrong_mm_v[] = {
+	V("remote", WRONG_MM_REMOTE), V("remote-clear", WRONG_MM_REMOTE_CLEAR),
+	V("all-clear", WRONG_MM_ALL_CLEAR), END };
+static const struct tlbgen_choice_value cpumask_v[] = {
+	V("clear-on-switch", CPUMASK_CLEAR_ON_SWITCH), V("lazy", CPUMASK_LAZY), END };
+static const struct tlbgen_choice_value ipi_cond_v[] = {
+	V("tlb_is_not_lazy", IPI_COND_TLB_IS_NOT_LAZY),
+	V("should_flush_tlb", IPI_COND_SHOULD_FLUSH_TLB), END };
+static const struct tlbgen_choice_value trim_v[] = {
+	V("none", TRIM_NONE), V("per-hz", TRIM_PER_HZ), END };
+static const struct tlbgen_choice_value onoff_v[] = { V("off", 0), V("on", 1), END };
+static const struct tlbgen_choice_value sm_check_v[] = {
+	V("always", 1), V("debug_vm", 0), END };
+static const struct tlbgen_choice_value switching_write_v[] = {
+	V("late", SWITCHING_WRITE_LATE), V("early", SWITCHING_WRITE_EARLY), END };
+static const struct tlbgen_choice_value batch_arch_v[] = {
+	V("x86", BATCH_ARCH_X86), V("arm64", BATCH_ARCH_ARM64), V("riscv", BATCH_ARCH_RISCV), END };
+static const struct tlbgen_choice_value batched_unmap_v[] = { V("on", 0), V("off", 1), END };
+static const struct tlbgen_choice_value batched_pending_v[] = {
+	V("flush_tlb_mm", BATCHED_PENDING_FLUSH_TLB_MM), V("dsb", BATCHED_PENDING_DSB), END };
+static const struct tlbgen_choice_value place_v[] = {
+	V("flush_tlb_mm_range", CEILING_IN_FLUSH_TLB_MM_RANGE),
+	V("get_flush_tlb_info", CEILING_IN_GET_FLUSH_TLB_INFO), END };
+static const struct tlbgen_choice_value ceiling_cmp_v[] = {
+	V("gt", TLBGEN_CEILING_GT), V("ge", TLBGEN_CEILING_GE), END };
+static const struct tlbgen_choice_value spurious_hook_v[] = {
+	V("generic", TLBGEN_SPURIOUS_GENERIC), V("noop", TLBGEN_SPURIOUS_NOOP),
+	V("local", TLBGEN_SPURIOUS_LOCAL), END };
+
+#define FIELD(f) offsetof(struct tlbgen_profile, f)
+#define E(n, f, vals, h) { n, FIELD(f), CHOICE_ENUM, vals, h }
+#define B(n, f, vals, h) { n, FIELD(f), CHOICE_BOOL, vals, h }
+#define L(n, f, h) { n, FIELD(f), CHOICE_LONG, NULL, h }
+static const struct tlbgen_choice choices[] = {
+	E("mm_tlb_gen_read", gen_read, gen_read_v,
+	  "when flush_tlb_func reads mm->context.tlb_gen (aa44284960 defers it)"),
+	E("early_return", early_return, early_v,
+	  "skip if f->new_tlb_gen <= local_tlb_gen (aa44284960; 8f1d56f64f8d guards gen 0)"),
+	E("wrong_mm", wrong_mm, wrong_mm_v,
+	  "f->mm != loaded_mm: remote-only return (<=6.13), clear bit (209954cbc7d0), initiator too (953753db887f)"),
+	E("mm_cpumask", cpumask_mode, cpumask_v,
+	  "clear the bit at switch-out (<=6.13) or leave it (209954cbc7d0)"),
+	E("ipi_cond", ipi_cond, ipi_cond_v,
+	  "per-target IPI condition: tlb_is_not_lazy (d39268ad24c0) or should_flush_tlb (6db2526c1d69)"),
+	E("trim_cpumask", trim, trim_v,
+	  "IPI CPUs that left the mm once per HZ (6db2526c1d69)"),
+	B("loaded_mm_switching", switching, onoff_v,
+	  "should_flush_tlb() IPIs a CPU whose loaded_mm is LOADED_MM_SWITCHING, after smp_rmb() (fea4e317f9e7)"),
+	E("switching_write", switching_write, switching_write_v,
+	  "LOADED_MM_SWITCHING written after choose_new_asid (late) or before the tlb_gen read (early; "
+	  "the order stable trees lacked, Stephen Dolan, Oct 2025)"),
+	B("switch_mm_barrier", switch_mm_barrier, onoff_v,
+	  "smp_mb() in switch_mm when the cpumask bit is already set (83b0177a6c48)"),
+	B("same_mm_cpumask_check", same_mm_cpumask_check, sm_check_v,
+	  "switch to the same mm tests (and repairs) the cpumask bit: always, or only under "
+	  "CONFIG_DEBUG_VM (7e33001b8b9a), i.e. not in a production kernel"),
+	E("ceiling_place", ceiling_place, place_v,
+	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
+	L("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling,
+	  "x86 range ceiling in stride units, strict >"),
+	E("batch_arch", batch_arch, batch_arch_v,
+	  "arch hooks of the batched unmap: x86 (tlb_gen + cpumask), arm64 (TLBI now, DSB at flush), "
+	  "riscv (54d7431af73e)"),
+	B("batched_unmap", no_batched_unmap, batched_unmap_v,
+	  "ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH: off = flush every unmapped page at once (the baseline)"),
+	B("arm64_repeat_tlbi", arm64_repeat_tlbi, onoff_v,
+	  "ARM64_WORKAROUND_REPEAT_TLBI: arm64 never defers, every TLBI is issued twice"),
+	E("batched_pending", batched_pending, batched_pending_v,
+	  "arm64 arch_flush_tlb_batched_pending: flush_tlb_mm (4b634918384c) or a DSB only (before it)"),
+	L("ppc_tlb_single_page_flush_ceiling", ppc_tlb_single_page_flush_ceiling,
+	  "powerpc radix global (tlbie) ceiling in pages: 33 (debugfs)"),
+	L("ppc_tlb_local_single_page_flush_ceiling", ppc_tlb_local_single_page_flush_ceiling,
+	  "powerpc radix local (tlbiel) ceiling in pages: POWER9_TLB_SETS_RADIX * 2 = 256 (debugfs)"),
+	E("ppc_ceiling_cmp", ppc_ceiling_cmp, ceiling_cmp_v,
+	  "powerpc radix global test: gt (mainline nr_pages > ceiling) or ge (Aneesh's 2021 RFC, with 32)"),
+	L("riscv_tlb_flush_all_threshold", riscv_tlb_flush_all_threshold,
+	  "riscv: full flush if DIV_ROUND_UP(size, stride) > 64"),
+	L("arm64_max_dvm_ops", arm64_max_dvm_ops,
+	  "arm64 without FEAT_TLBIRANGE: full flush if (end - start) >= MAX_DVM_OPS * stride (512)"),
+	E("flush_tlb_fix_spurious_fault", spurious_hook, spurious_hook_v,
+	  "generic: cross-CPU flush_tlb_page; noop: x86/arm64; local: one local page (Catalin's 2020 proposal)"),
+	B("spurious_skip_tried", spurious_skip_tried, onoff_v,
+	  "skip the spurious-fault flush on FAULT_FLAG_TRIED (b7333b58f358)"),
+};
+
+static const struct tlbgen_choice *find_choice(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(choices); i++)
+		if (strlen(choices[i].name) == len && !strncmp(choices[i].name, name, len))
+			return &choices[i];
+	return NULL;
+}
+
+static void list_choices(void)
+{
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: valid choices:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(choices); i++) {
+		char vals[256] = "";
+		size_t off = 0;
+
+		if (!choices[i].values)
+			snprintf(vals, sizeof(vals), "an integer >= 0");
+		for (const struct tlbgen_choice_value *v = choices[i].values; v && v->name; v++)
+			off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s%s",
+						v == choices[i].values ? "" : "|", v->name);
+		tlbgen__pr(TLBGEN_WARN, "  %s = %s  (%s)\n", choices[i].name, vals, choices[i].help);
+	}
+}
+
+static void *field(struct tlbgen_profile *p, const struct tlbgen_choice *c)
+{
+	return (char *)p + c->offset;
+}
+
+static int field_int(const struct tlbgen_profile *p, const struct tlbgen_choice *c)
+{
+	const void *f = (const char *)p + c->offset;
+
+	return c->kind == CHOICE_BOOL ? *(const bool *)f : *(const int *)f;
+}
+
+int tlbgen__profile_set_one(struct tlbgen_profile *p, const char *key, size_t klen,
+			    const char *val, size_t vlen)
+{
+	const struct tlbgen_choice *c = find_choice(key, klen);
+	char vbuf[64];
+
+	if (!c) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: unknown choice '%.*s'\n", (int)klen, key);
+		list_choices();
+		return -ENOENT;
+	}
+	if (vlen >= sizeof(vbuf))
+		vlen = sizeof(vbuf) - 1;
+	memcpy(vbuf, val, vlen);
+	vbuf[vlen] = 0;
+	if (c->kind == CHOICE_LONG) {
+		char *end;
+		long v = strtol(vbuf, &end, 0);
+
+		if (!vlen || *end || v < 0) {
+			tlbgen__pr(TLBGEN_WARN, "tlbgen: %s needs an integer >= 0, not '%s'\n",
+				   c->name, vbuf);
+			return -EINVAL;
+		}
+		*(long *)field(p, c) = v;
+		return 0;
+	}
+	for (const struct tlbgen_choice_value *v = c->values; v->name; v++) {
+		if (strcmp(v->name, vbuf))
+			continue;
+		if (c->kind == CHOICE_BOOL)
+			*(bool *)field(p, c) = v->value;
+		else
+			*(int *)field(p, c) = v->value;
+		return 0;
+	}
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: unknown value '%s' for choice %s\n", vbuf, c->name);
+	list_choices();
+	return -ENOENT;
+}
+
+int tlbgen__profile_apply_choices(struct tlbgen_profile *p, const char *s)
+{
+	struct tlbgen_profile tmp = *p;
+
+	while (s && *s) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		const char *eq = memchr(s, '=', len);
+		int err;
+
+		if (!eq) {
+			tlbgen__pr(TLBGEN_WARN, "tlbgen: expected key=value in '%.*s'\n", (int)len, s);
+			return -EINVAL;
+		}
+		err = tlbgen__profile_set_one(&tmp, s, (size_t)(eq - s), eq + 1,
+					      len - (size_t)(eq - s) - 1);
+		if (err)
+			return err;
+		s = comma ? comma + 1 : NULL;
+	}
+	*p = tmp;
+	return 0;
+}
+
+const char *tlbgen__profile_get(const struct tlbgen_profile *p, const char *choice,
+				char *buf, size_t len)
+{
+	const struct tlbgen_choice *c = find_choice(choice, strlen(choice));
+	int v;
+
+	if (!c)
+		return NULL;
+	if (c->kind == CHOICE_LONG) {
+		snprintf(buf, len, "%ld", *(const long *)((const char *)p + c->offset));
+		return buf;
+	}
+	v = field_int(p, c);
+	for (const struct tlbgen_choice_value *cv = c->values; cv->name; cv++)
+		if (cv->value == v)
+			return cv->name;
+	return NULL;
+}
+
+int tlbgen__profile_describe(const struct tlbgen_profile *p, char *buf, size_t len)
+{
+	size_t off = 0;
+	char num[32];
+
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(choices); i++) {
+		int n = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0, "%s%s=%s",
+				 i ? "," : "", choices[i].name,
+				 tlbgen__profile_get(p, choices[i].name, num, sizeof(num)));
+		off += (size_t)n;
+	}
+	if (p->flush_decide || p->ipi_cond_fn) {
+		int n = snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
+				 ",user_ops=%s%s", p->flush_decide ? "flush_decide" : "",
+				 p->ipi_cond_fn ? "+ipi_cond" : "");
+		off += (size_t)n;
+	}
+	return (int)off;
+}
+
+TLBGEN_API int tlbgen_choice_names(const char **names, size_t n)
+{
+	if (!names && n)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(choices) && i < n; i++)
+		names[i] = choices[i].name;
+	return (int)ARRAY_SIZE(choices);
+}
+
+TLBGEN_API int tlbgen_choice_values(const char *choice, const char **values, size_t n)
+{
+	const struct tlbgen_choice *c;
+	int k = 0;
+
+	if (!choice || (!values && n))
+		return -EINVAL;
+	c = find_choice(choice, strlen(choice));
+	if (!c)
+		return -ENOENT;
+	for (const struct tlbgen_choice_value *v = c->values; v && v->name; v++, k++)
+		if ((size_t)k < n)
+			values[k] = v->name;
+	return k;
+}

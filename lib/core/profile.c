@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/core/profile.c - kernel profiles as data: each built-in profile is a
+ * base profile plus the choices that changed, with the commits that changed
+ * them; user profiles add function overrides (tlbgen_policy_register()).
+ * Nothing outside this file knows kernel version numbers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/printk.h"
+#include "check.h"
+#include "profile.h"
+
+struct tlbgen_profile_def {
+	const char *name;
+	const char *base;
+	const char *choices;
+};
+
+static const struct tlbgen_profile_def builtin[] = {
+	/* Nadav Amit's baseline "v5.17+": with the d39268ad24c0 revert. */
+	{ "v5.17", NULL,
+	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
+	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=64,arm64_max_dvm_ops=512,"
+	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,"
+	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
+	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
+	  "switch_mm_barrier=off,same_mm_cpumask_check=always,ceiling_place=flush_tlb_mm_range,"
+	  "tlb_single_page_flush_ceiling=33,"
+	  "batch_arch=x86,batched_unmap=on,arm64_repeat_tlbi=off,batched_pending=flush_tlb_mm" },
+	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
+	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
+	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },
+	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */
+	{ "v6.14", "v6.0",
+	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
+	  "same_mm_cpumask_check=debug_vm" },
+	{ "latest", "v6.14",
+	  "loaded_mm_switching=on,switching_write=early,switch_mm_barrier=on,"
+	  "ceiling_place=get_flush_tlb_info" },
+};
+
+/* Registered profiles: process-wide, as the kernel's profiles are built in. */
+#define TLBGEN_MAX_USER_PROFILES 64
+static struct tlbgen_profile user_profiles[TLBGEN_MAX_USER_PROFILES];
+static unsigned int nr_user_profiles;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void list_profiles(void)
+{
+	char buf[1024];
+	size_t off = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? ", " : "",
+					builtin[i].name);
+	for (unsigned int i = 0; i < nr_user_profiles && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, ", %s",
+					user_profiles[i].name);
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: valid profiles: %s\n", buf);
+}
+
+static int builtin_lookup(const char *name, struct tlbgen_profile *out, int depth)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
+		if (strcmp(builtin[i].name, name))
+			continue;
+		memset(out, 0, sizeof(*out));
+		if (builtin[i].base && depth < 8) {
+			int err = builtin_lookup(builtin[i].base, out, depth + 1);
+
+			if (err)
+				return err;
+		}
+		snprintf(out->name, sizeof(out->name), "%s", name);
+		return tlbgen__profile_apply_choices(out, builtin[i].choices);
+	}
+	return -ENOENT;
+}
+
+/* Resolve a profile name without printing. */
+static int lookup_quiet(const char *name, struct tlbgen_profile *out)
+{
+	int err = builtin_lookup(name, out, 0);
+
+	if (err != -ENOENT)
+		return err;
+	pthread_mutex_lock(&registry_lock);
+	for (unsigned int i = 0; i < nr_user_profiles; i++) {
+		if (!strcmp(user_profiles[i].name, name)) {
+			*out = user_profiles[i];
+			err = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return err;
+}
+
+int tlbgen__profile_lookup(const char *name, struct tlbgen_profile *out)
+{
+	int err;
+
+	if (!name)
+		return -EINVAL;
+	err = lookup_quiet(name, out);
+	if (err == -ENOENT) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: unknown profile '%s'\n", name);
+		pthread_mutex_lock(&registry_lock);
+		list_profiles();
+		pthread_mutex_unlock(&registry_lock);
+	}
+	return err;
+}
+
+static bool name_taken(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
+		if (!strcmp(builtin[i].name, name))
+			return true;
+	for (unsigned int i = 0; i < nr_user_profiles; i++)
+		if (!strcmp(user_profiles[i].name, name))
+			return true;
+	return false;
+}
+
+TLBGEN_API int tlbgen_policy_register(const char *name, const char *base, const char *choices_s,
+				      const struct tlbgen_policy_ops *ops)
+{
+	struct tlbgen_profile p;
+	struct tlbgen_policy_ops o = { 0 };
+	int err;
+
+	if (!name || !*name || strlen(name) >= sizeof(p.name) || strchr(name, ','))
+		return -EINVAL;
+	if (ops) {
+		if (ops->sz < offsetof(struct tlbgen_policy_ops, flush_decide) ||
+		    TLBGEN_OPTS_VALID(ops, tlbgen_policy_ops, priv))
+			return -EINVAL;
+		TLBGEN_OPTS_COPY(&o, ops);
+	}
+	err = tlbgen__profile_lookup(base ? base : "latest", &p);
+	if (err)
+		return err;
+	err = tlbgen__profile_apply_choices(&p, choices_s);
+	if (err)
+		return err;
+	snprintf(p.name, sizeof(p.name), "%s", name);
+	if (o.flush_decide)
+		p.flush_decide = o.flush_decide;
+	if (o.ipi_cond)
+		p.ipi_cond_fn = o.ipi_cond;
+	if (o.flush_decide || o.ipi_cond)
+		p.priv = o.priv;
+
+	pthread_mutex_lock(&registry_lock);
+	err = 0;
+	if (name_taken(name))
+		err = -EEXIST;
+	else if (nr_user_profiles == TLBGEN_MAX_USER_PROFILES)
+		err = -ENOSPC;
+	else
+		user_profiles[nr_user_profiles++] = p;
+	pthread_mutex_unlock(&registry_lock);
+	return err;
+}
+
+TLBGEN_API int tlbgen_policy_unregister(const char *name)
+{
+	int err = -ENOENT;
+
+	if (!name)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
+		if (!strcmp(builtin[i].name, name))
+			return -EPERM;
+	pthread_mutex_lock(&registry_lock);
+	for (unsigned int i = 0; i < nr_user_profiles; i++) {
+		if (!strcmp(user_profiles[i].name, name)) {
+			user_profiles[i] = user_profiles[--nr_user_profiles];
+			err = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return err;
+}
+
+TLBGEN_API int tlbgen_profile_names(const char **names, size_t n)
+{
+	size_t k = 0;
+
+	if (!names && n)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++, k++)
+		if (k < n)
+			names[k] = builtin[i].name;
+	pthread_mutex_lock(&registry_lock);
+	for (unsigned int i = 0; i < nr_user_profiles; i++, k++)
+		if (k < n)
+			names[k] = user_profiles[i].name;
+	pthread_mutex_unlock(&registry_lock);
+	return (int)k;
+}
+
+TLBGEN_API int tlbgen_system__set_profile(struct tlbgen_system *sys, const char *name)
+{
+	struct tlbgen_profile p;
+	int err = tlbgen__check_quiescent(sys);
+
+	if (err)
+		return err;
+	if (!name)
+		return -EINVAL;
+	err = tlbgen__profile_lookup(name, &p);
+	if (!err)
+		sys->profile = p;
+	return err;
+}
+
+TLBGEN_API int tlbgen_system__set_choices(struct tlbgen_system *sys, const char *s)
+{
+	int err = tlbgen__check_quiescent(sys);
+
+	if (err)
+		return err;
+	if (!s)
+		return -EINVAL;
+	return tlbgen__profile_apply_choices(&sys->profile, s);
+}
+
+TLBGEN_API int tlbgen_system__set_choice(struct tlbgen_system *sys, const char *choice,
+					 const char *value)
+{
+	struct tlbgen_profile tmp;
+	int err = tlbgen__check_quiescent(sys);
+
+	if (err)
+		return err;
+	if (!choice || !value)
+		return -EINVAL;
+	tmp = sys->profile;
+	err = tlbgen__profile_set_one(&tmp, choice, strlen(choice), value, strlen(value));
+	if (!err)
+		sys->profile = tmp;
+	return err;
+}
+
+TLBGEN_API const char *tlbgen_system__get_choice(const struct tlbgen_system *sys,
+						 const char *choice)
+{
+	static _Thread_local char num[32];
+
+	if (!tlbgen__sys_valid(sys) || !choice)
+		return NULL;
+	return tlbgen__profile_get(&sys->profile, choice, num, sizeof(num));
+}
+
+TLBGEN_API const char *tlbgen_system__profile(const struct tlbgen_system *sys)
+{
+	return tlbgen__sys_valid(sys) ? sys->profile.name : NULL;
+}
+
+TLBGEN_API int tlbgen_system__describe_policy(const struct tlbgen_system *sys, char *buf,
+					      size_t len)
+{
+	if (!tlbgen__sys_valid(sys) || (!buf && len))
+		return -EINVAL;
+	return tlbgen__profile_describe(&sys->profile, buf, len);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/core/profile.h - a profile: the named set of choices a system runs
+ * (the public API calls it a profile or a policy; it is one thing).
+ *
+ * Each choice is a typed enum or a number. The policy code reads only
+ * these fields: no kernel version number appears outside profile.c.
+ */
+#ifndef TLBGEN_CORE_PROFILE_H
+#define TLBGEN_CORE_PROFILE_H
+
+#include <tlbgen/tlbgen.h>
+
+enum tlbgen_gen_read {		/* when flush_tlb_func reads mm->context.tlb_gen */
+	GEN_READ_ALWAYS = 0,	/* first thing, unconditionally (<= v5.19) */
+	GEN_READ_DEFERRED,	/* after the early return (aa44284960) */
+	GEN_READ_NEVER,		/* use f->new_tlb_gen instead (Luto's "evil hack") */
+};
+enum tlbgen_early_return {
+	EARLY_RETURN_NONE = 0,	/* <= v5.19 */
+	EARLY_RETURN_UNGUARDED,	/* aa44284960 as first merged: new <= local */
+	EARLY_RETURN_GUARDED,	/* 8f1d56f64f8d: new != INVALID && new <= local */
+};
+enum tlbgen_wrong_mm {
+	WRONG_MM_REMOTE = 0,	/* remote only, no cpumask change (<= v6.13) */
+	WRONG_MM_REMOTE_CLEAR,	/* remote only, clear own bit (209954cbc7d0) */
+	WRONG_MM_ALL_CLEAR,	/* initiator too (953753db887f) */
+};
+enum tlbgen_cpumask_mode {
+	CPUMASK_CLEAR_ON_SWITCH = 0,	/* <= v6.13 */
+	CPUMASK_LAZY,			/* 209954cbc7d0 */
+};
+enum tlbgen_ipi_cond_kind {
+	IPI_COND_TLB_IS_NOT_LAZY = 0,	/* d39268ad24c0 .. v6.13 */
+	IPI_COND_SHOULD_FLUSH_TLB,	/* 6db2526c1d69 */
+};
+enum tlbgen_trim {
+	TRIM_NONE = 0,
+	TRIM_PER_HZ,		/* 6db2526c1d69: next_trim_cpumask */
+};
+enum tlbgen_switching_write {	/* where LOADED_MM_SWITCHING is stored */
+	SWITCHING_WRITE_LATE = 0,	/* after choose_new_asid() */
+	SWITCHING_WRITE_EARLY,		/* before the tlb_gen read */
+};
+enum tlbgen_batch_arch {	/* whose arch_tlbbatch_*() hooks the rmap batch uses */
+	BATCH_ARCH_X86 = 0,
+	BATCH_ARCH_ARM64,
+	BATCH_ARCH_RISCV,
+	BATCH_ARCH_NR,
+};
+enum tlbgen_batched_pending {	/* arm64 arch_flush_tlb_batched_pending() */
+	BATCHED_PENDING_FLUSH_TLB_MM = 0,	/* 4b634918384c */
+	BATCHED_PENDING_DSB,			/* before it: dsb(ish) only */
+};
+enum tlbgen_ceiling_place {
+	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */
+	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
+};
+
+_Static_assert(sizeof(enum tlbgen_gen_read) == sizeof(int), "choices are int-sized");
+
+struct tlbgen_profile {
+	char name[48];
+	enum tlbgen_gen_read gen_read;
+	enum tlbgen_early_return early_return;
+	enum tlbgen_wrong_mm wrong_mm;
+	enum tlbgen_cpumask_mode cpumask_mode;
+	enum tlbgen_ipi_cond_kind ipi_cond;
+	enum tlbgen_trim trim;
+	bool switching;		/* fea4e317f9e7: should_flush_tlb() IPIs a SWITCHING CPU */
+	enum tlbgen_switching_write switching_write;
+	bool switch_mm_barrier;	/* 83b0177a6c48: else no smp_mb() */
+	bool same_mm_cpumask_check;	/* 7e33001b8b9a made it CONFIG_DEBUG_VM only */
+	enum tlbgen_ceiling_place ceiling_place;
+	long tlb_single_page_flush_ceiling;
+	/* User replacements (NULL: the built-in, driven by the choices above). */
+	tlbgen_flush_decide_fn flush_decide;
+	tlbgen_ipi_cond_fn ipi_cond_fn;
+	void *priv;
+	/* Batched unmap (mm/rmap.c and the arch hooks). */
+	enum tlbgen_batch_arch batch_arch;
+	bool no_batched_unmap;	/* !CONFIG_ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
+	bool arm64_repeat_tlbi;	/* ARM64_WORKAROUND_REPEAT_TLBI: never defer */
+	enum tlbgen_batched_pending batched_pending;
+	/* Arch range ceilings and the spurious-fault rule. */
+	long ppc_tlb_single_page_flush_ceiling;		/* radix global (tlbie): 33 */
+	long ppc_tlb_local_single_page_flush_ceiling;	/* radix local (tlbiel): 256 */
+	long riscv_tlb_flush_all_threshold;		/* 64 */
+	long arm64_max_dvm_ops;				/* MAX_DVM_OPS = PTRS_PER_PTE: 512 */
+	enum tlbgen_ceiling_cmp ppc_ceiling_cmp;	/* '>' (mainline) or '>=' (RFC) */
+	enum tlbgen_spurious_hook spurious_hook;
+	bool spurious_skip_tried;	/* b7333b58f358: no spurious flush on FAULT_FLAG_TRIED */
+};
+
+/* Resolve a built-in or registered profile by name (prints the valid ones). */
+int tlbgen__profile_lookup(const char *name, struct tlbgen_profile *out);
+/* Apply "k=v,k=v" to *p: all or nothing. */
+int tlbgen__profile_apply_choices(struct tlbgen_profile *p, const char *choices);
+/* One choice by name; -ENOENT/-EINVAL with a message, *p untouched then. */
+int tlbgen__profile_set_one(struct tlbgen_profile *p, const char *key, size_t klen,
+			    const char *val, size_t vlen);
+/* The value of one choice as text, NULL if unknown. buf holds numbers. */
+const char *tlbgen__profile_get(const struct tlbgen_profile *p, const char *choice,
+				char *buf, size_t len);
+/* Every choice as "k=v,...", snprintf-style. */
+int tlbgen__profile_describe(const struct tlbgen_profile *p, char *buf, size_t len);
+
+#endif

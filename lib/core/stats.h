@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/core/stats.h - the event counters (enum tlbgen_stat), per CPU and per
+ * (mm, CPU), and the kernel WARN count.
+ *
+ * One writer per slot (the CPU that counts), so a relaxed load and store is
+ * enough and counting adds no locked RMW to the model; each CPU's slots sit
+ * on their own cachelines so counting adds no false sharing either.
+ */
+#ifndef TLBGEN_CORE_STATS_H
+#define TLBGEN_CORE_STATS_H
+
+#include "state.h"
+
+/* Per-CPU slots of an mm's counters, padded to whole cachelines. */
+#define TLBGEN_MM_STAT_STRIDE \
+	((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE * (TLBGEN_CACHELINE / 8))
+
+static inline void tlbgen__stat_add(_Atomic uint64_t *c, uint64_t n)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
+static inline uint64_t tlbgen__stat_read(const _Atomic uint64_t *c)
+{
+	return atomic_load_explicit((_Atomic uint64_t *)c, memory_order_relaxed);
+}
+
+/*
+ * The reset rule of every counter family (tlbgen_stats, tlbgen_cost,
+ * tlbgen_fault_stats, the oracle's violations): -EBUSY while a thread is
+ * attached to the system, since a counter must not move while it is zeroed.
+ */
+static inline bool tlbgen__stats_busy(const struct tlbgen_system *sys)
+{
+	return atomic_load(&((struct tlbgen_system *)sys)->attached_cpus) != 0;
+}
+
+static inline void tlbgen__stat_reset(_Atomic uint64_t *c)
+{
+	atomic_store(c, 0);
+}
+
+static inline void tlbgen__count_n(struct tlbgen_system *sys, unsigned int cpu,
+				   const struct tlbgen_mm *mm, enum tlbgen_stat s, uint64_t n)
+{
+	if (unlikely(sys->flags & TLBGEN_SYS_NO_STATS))
+		return;
+	tlbgen__stat_add(&sys->cpus[cpu]->stats[s], n);
+	if (mm && mm->priv.stats)
+		tlbgen__stat_add(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + s], n);
+}
+#define tlbgen__count(sys, cpu, mm, s) tlbgen__count_n(sys, cpu, mm, s, 1)
+
+/* A kernel WARN condition was hit (tlbgen_system__warns()). */
+static inline void tlbgen__warn(struct tlbgen_system *sys)
+{
+	atomic_fetch_add_explicit(&sys->nr_warns, 1, memory_order_relaxed);
+}
+
+#endif

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/observers/coherence.c - a MESI line-state model fed by the trace hooks.
+ *
+ * One entry per cacheline id in an open-addressing hash table. A line is
+ * either owned (one CPU in E or M) or shared (a bitmap of S holders) or
+ * nowhere. That is all MESI needs to decide, per access, whether another
+ * cache had to be involved: the transfer counts aa44284960 was argued over.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tlbgen/coherence.h>
+
+enum line_state { LINE_NOWHERE = 0, LINE_OWNED, LINE_SHARED };
+
+struct line {
+	uintptr_t id;
+	bool used;
+	bool dirty;		/* owner holds it M (else E) */
+	uint8_t state;		/* enum line_state */
+	unsigned int owner;	/* LINE_OWNED */
+	unsigned int nr_sharers;/* LINE_SHARED */
+	uint64_t *sharers;	/* nr_cpus bits */
+};
+
+struct tlbgen_coherence {
+	unsigned int nr_cpus;
+	size_t words;			/* bitmap words per line */
+	pthread_mutex_t lock;
+	struct line *lines;
+	size_t cap, used;		/* cap is a power of two */
+	/* counts[cpu * TLBGEN_LINE_NR + kind] */
+	struct tlbgen_coherence_counts *counts;
+};
+
+static const char *const line_names[TLBGEN_LINE_NR] = {
+	[TLBGEN_LINE_MM_TLB_GEN] = "tlb_gen",
+	[TLBGEN_LINE_MM_CPUMASK] = "mm_cpumask",
+	[TLBGEN_LINE_MM_TRIM] = "next_trim_cpumask",
+	[TLBGEN_LINE_TLBSTATE] = "cpu_tlbstate",
+	[TLBGEN_LINE_TLBSTATE_SHARED] = "is_lazy",
+	[TLBGEN_LINE_FLUSH_TLB_INFO] = "flush_tlb_info",
+	[TLBGEN_LINE_CALL_QUEUE] = "call_queue",
+	[TLBGEN_LINE_CSD] = "csd",
+};
+
+TLBGEN_API const char *tlbgen_line_name(enum tlbgen_line line)
+{
+	return (unsigned int)line < TLBGEN_LINE_NR ? line_names[line] : NULL;
+}
+
+TLBGEN_API int tlbgen_coherence__create(unsigned int nr_cpus, struct tlbgen_coherence **out)
+{
+	struct tlbgen_coherence *c;
+
+	if (!out || !nr_cpus || nr_cpus > TLBGEN_MAX_CPUS)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->nr_cpus = nr_cpus;
+	c->words = (nr_cpus + 63) / 64;
+	c->cap = 64;
+	c->lines = calloc(c->cap, sizeof(*c->lines));
+	c->counts = calloc((size_t)nr_cpus * TLBGEN_LINE_NR, sizeof(*c->counts));
+	if (!c->lines || !c->counts) {
+		free(c->lines);
+		free(c->counts);
+		free(c);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	*out = c;
+	return 0;
+}
+
+static void free_lines(struct line *lines, size_t cap)
+{
+	for (size_t i = 0; i < cap; i++)
+		free(lines[i].sharers);
+}
+
+TLBGEN_API void tlbgen_coherence__destroy(struct tlbgen_coherence *c)
+{
+	if (!c)
+		return;
+	free_lines(c->lines, c->cap);
+	free(c->lines);
+	free(c->counts);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static size_t hash_id(uintptr_t id)
+{
+	uint64_t x = (uint64_t)id;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static struct line *probe(struct line *lines, size_t cap, uintptr_t id)
+{
+	size_t i = hash_id(id) & (cap - 1);
+
+	while (lines[i].used && lines[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &lines[i];
+}
+
+static int grow(struct tlbgen_coherence *c)
+{
+	size_t ncap = c->cap * 2;
+	struct line *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->lines[i].used)
+			*probe(n, ncap, c->lines[i].id) = c->lines[i];
+	free(c->lines);
+	c->lines = n;
+	c->cap = ncap;
+	return 0;
+}
+
+static struct line *lookup(struct tlbgen_coherence *c, uintptr_t id)
+{
+	struct line *l;
+
+	if ((c->used + 1) * 4 > c->cap * 3 && grow(c))
+		return NULL;
+	l = probe(c->lines, c->cap, id);
+	if (!l->used) {
+		l->sharers = calloc(c->words, sizeof(uint64_t));
+		if (!l->sharers)
+			return NULL;
+		l->used = true;
+		l->id = id;
+		l->state = LINE_NOWHERE;
+		c->used++;
+	}
+	return l;
+}
+
+static bool test_bit(const uint64_t *b, unsigned int n)
+{
+	return b[n / 64] >> (n % 64) & 1;
+}
+
+static void set_bit(uint64_t *b, unsigned int n)
+{
+	b[n / 64] |= 1ULL << (n % 64);
+}
+
+static void make_owner(struct tlbgen_coherence *c, struct line *l, unsigned int cpu, bool dirty)
+{
+	memset(l->sharers, 0, c->words * sizeof(uint64_t));
+	l->nr_sharers = 0;
+	l->state = LINE_OWNED;
+	l->owner = cpu;
+	l->dirty = dirty;
+}
+
+TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigned int cpu,
+					     enum tlbgen_line kind, uintptr_t id,
+					     enum tlbgen_access_op op)
+{
+	struct tlbgen_coherence_counts *n;
+	struct line *l;
+	bool write;
+
+	if (!c || cpu >= c->nr_cpus || (unsigned int)kind >= TLBGEN_LINE_NR ||
+	    (unsigned int)op > TLBGEN_OP_RMW)
+		return -EINVAL;
+	write = op != TLBGEN_OP_READ;
+	pthread_mutex_lock(&c->lock);
+	l = lookup(c, id);
+	if (!l) {
+		pthread_mutex_unlock(&c->lock);
+		return -ENOMEM;
+	}
+	n = &c->counts[(size_t)cpu * TLBGEN_LINE_NR + kind];
+	n->accesses++;
+
+	switch (l->state) {
+	case LINE_NOWHERE:
+		n->cold_misses++;
+		make_owner(c, l, cpu, write);
+		break;
+	case LINE_OWNED:
+		if (l->owner == cpu) {
+			/* Hit; a write to E is the silent E -> M. */
+			l->dirty |= write;
+			break;
+		}
+		n->transfers++;
+		n->invalidations += write;
+		if (write) {
+			n->ownership++;
+			make_owner(c, l, cpu, true);
+		} else {
+			/* The owner supplies the data and both end up S. */
+			n->downgrades++;
+			l->state = LINE_SHARED;
+			memset(l->sharers, 0, c->words * sizeof(uint64_t));
+			set_bit(l->sharers, l->owner);
+			set_bit(l->sharers, cpu);
+			l->nr_sharers = 2;
+			l->dirty = false;
+		}
+		break;
+	case LINE_SHARED:
+		if (test_bit(l->sharers, cpu)) {
+			if (!write)
+				break;
+			if (l->nr_sharers > 1) {
+				/* S -> M: invalidate every other copy. */
+				n->transfers++;
+				n->upgrades++;
+				n->invalidations += l->nr_sharers - 1;
+			}
+			make_owner(c, l, cpu, true);
+			break;
+		}
+		n->transfers++;
+		if (write) {
+			n->ownership++;
+			n->invalidations += l->nr_sharers;
+			make_owner(c, l, cpu, true);
+		} else {
+			n->shared_reads++;
+			set_bit(l->sharers, cpu);
+			l->nr_sharers++;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+static void hook_line_access(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
+			     enum tlbgen_access_op op)
+{
+	(void)tlbgen_coherence__line_access(ctx, cpu, line, id, op);
+}
+
+TLBGEN_API int tlbgen_coherence__trace_ops(struct tlbgen_coherence *c,
+					   struct tlbgen_trace_ops *ops)
+{
+	if (!c || !ops)
+		return -EINVAL;
+	memset(ops, 0, sizeof(*ops));
+	ops->sz = sizeof(*ops);
+	ops->line_access = hook_line_access;
+	ops->ctx = c;
+	return 0;
+}
+
+static void add_counts(struct tlbgen_coherence_counts *a, const struct tlbgen_coherence_counts *b)
+{
+	a->accesses += b->accesses;
+	a->transfers += b->transfers;
+	a->downgrades += b->downgrades;
+	a->shared_reads += b->shared_reads;
+	a->upgrades += b->upgrades;
+	a->ownership += b->ownership;
+	a->invalidations += b->invalidations;
+	a->cold_misses += b->cold_misses;
+}
+
+TLBGEN_API int tlbgen_coherence__counts(const struct tlbgen_coherence *c, enum tlbgen_line line,
+					int cpu, struct tlbgen_coherence_counts *out)
+{
+	struct tlbgen_coherence *m = (struct tlbgen_coherence *)c;
+
+	if (!c || !out || (unsigned int)line > TLBGEN_LINE_NR || cpu < -1 ||
+	    (cpu >= 0 && (unsigned int)cpu >= c->nr_cpus))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&m->lock);
+	for (unsigned int p = 0; p < c->nr_cpus; p++) {
+		if (cpu >= 0 && p != (unsigned int)cpu)
+			continue;
+		for (unsigned int k = 0; k < TLBGEN_LINE_NR; k++)
+			if (line == TLBGEN_LINE_NR || k == (unsigned int)line)
+				add_counts(out, &c->counts[(size_t)p * TLBGEN_LINE_NR + k]);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+TLBGEN_API uint64_t tlbgen_coherence__transfers(const struct tlbgen_coherence *c,
+						enum tlbgen_line line, int cpu)
+{
+	struct tlbgen_coherence_counts n;
+
+	return tlbgen_coherence__counts(c, line, cpu, &n) ? 0 : n.transfers;
+}
+
+TLBGEN_API long tlbgen_coherence__nr_lines(const struct tlbgen_coherence *c)
+{
+	return c ? (long)c->used : -EINVAL;
+}
+
+TLBGEN_API int tlbgen_coherence__reset(struct tlbgen_coherence *c, bool forget_lines)
+{
+	if (!c)
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	memset(c->counts, 0, (size_t)c->nr_cpus * TLBGEN_LINE_NR * sizeof(*c->counts));
+	if (forget_lines) {
+		free_lines(c->lines, c->cap);
+		memset(c->lines, 0, c->cap * sizeof(*c->lines));
+		c->used = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/observers/cost.h - the TLB cost model: each CPU's virtual time for
+ * invalidations, full flushes and refills, charged by the simulated TLB.
+ */
+#ifndef TLBGEN_OBSERVERS_COST_H
+#define TLBGEN_OBSERVERS_COST_H
+
+#include "../core/state.h"
+
+/* Charge `n` items of `what` to `cpu` (and busy-wait them if asked). */
+void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
+			 enum tlbgen_cost_item what, uint64_t n);
+
+#endif

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/observers/simtlb.c - the simulated TLB of each emulated CPU: a set-associative
+ * array of (ASID, page) entries with LRU replacement. Entries remember the
+ * ctx_id and the PTE version they were filled from; the oracle (oracle.c)
+ * judges them. Only the owning CPU touches its TLB (flush callbacks run on
+ * the target), so no locking is needed.
+ */
+#include <errno.h>
+
+#include "../base/alloc.h"
+#include "../core/access.h"
+#include "../core/check.h"
+#include "../core/irqflags.h"
+#include "../core/this_cpu.h"
+#include "cost.h"
+#include "oracle.h"
+#include "simtlb.h"
+
+struct tlbgen_tlb_entry {
+	unsigned long vpn;
+	uint64_t version;
+	uint64_t ctx_id;
+	uint32_t lru;
+	uint16_t asid;
+	uint8_t valid;
+};
+
+struct tlbgen_simtlb {
+	unsigned int sets, ways;
+	uint32_t tick;
+	struct tlbgen_tlb_entry e[];
+};
+
+int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
+{
+	size_t n = (size_t)sys->tlb_sets * sys->tlb_ways;
+	struct tlbgen_simtlb *t;
+
+	if (!tlbgen__oracle_on(sys))
+		return 0;
+	/* The CPU's own, on its node, away from other CPUs' lines. */
+	t = tlbgen__alloc_node(tlbgen__cpu_node(sys, cpu), sizeof(*t) + n * sizeof(t->e[0]));
+	if (!t)
+		return -ENOMEM;
+	t->sets = sys->tlb_sets;
+	t->ways = sys->tlb_ways;
+	tlbgen__cpu(sys, cpu)->priv.tlb = t;
+	return 0;
+}
+
+void tlbgen__simtlb_free(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_simtlb *t = tlbgen__cpu(sys, cpu)->priv.tlb;
+
+	if (t)
+		tlbgen__free_node(t);
+	tlbgen__cpu(sys, cpu)->priv.tlb = NULL;
+}
+
+static unsigned int tlb_set(const struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn)
+{
+	uint64_t h = (vpn ^ ((uint64_t)asid << 40)) * 0x9E3779B97F4A7C15ULL;
+
+	return (unsigned int)((h >> 32) % t->sets);
+}
+
+static struct tlbgen_tlb_entry *tlb_lookup(struct tlbgen_simtlb *t, uint16_t asid,
+					   unsigned long vpn)
+{
+	struct tlbgen_tlb_entry *set = &t->e[(size_t)tlb_set(t, asid, vpn) * t->ways];
+
+	for (unsigned int w = 0; w < t->ways; w++)
+		if (set[w].valid && set[w].asid == asid && set[w].vpn == vpn)
+			return &set[w];
+	return NULL;
+}
+
+static void tlb_fill(struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn,
+		     uint64_t ctx_id, uint64_t version)
+{
+	struct tlbgen_tlb_entry *set = &t->e[(size_t)tlb_set(t, asid, vpn) * t->ways];
+	struct tlbgen_tlb_entry *victim = &set[0];
+
+	for (unsigned int w = 0; w < t->ways; w++) {
+		if (!set[w].valid) {
+			victim = &set[w];
+			break;
+		}
+		if (set[w].lru < victim->lru)
+			victim = &set[w];
+	}
+	*victim = (struct tlbgen_tlb_entry){
+		.vpn = vpn, .version = version, .ctx_id = ctx_id,
+		.lru = ++t->tick, .asid = asid, .valid = 1,
+	};
+}
+
+static void tlb_flush_all_asid(struct tlbgen_simtlb *t, uint16_t asid)
+{
+	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
+		if (t->e[i].asid == asid)
+			t->e[i].valid = 0;
+}
+
+/* flush_tlb_local() / a flushing CR3 load: every entry of one ASID. */
+void tlbgen__tlb_flush_asid(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid)
+{
+	struct tlbgen_simtlb *t = tlbgen__cpu(sys, cpu)->priv.tlb;
+
+	/* Cost model: the CPU executing the flush pays for it (lib/cost.c). */
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_FULL_FLUSHES, 1);
+	if (!t)
+		return;
+	tlb_flush_all_asid(t, asid);
+}
+
+static void tlb_flush_range(struct tlbgen_simtlb *t, uint16_t asid, unsigned long first,
+			    unsigned long last)
+{
+	if (last - first >= (unsigned long)t->sets * t->ways) {
+		for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
+			if (t->e[i].asid == asid && t->e[i].vpn >= first && t->e[i].vpn <= last)
+				t->e[i].valid = 0;
+		return;
+	}
+	for (unsigned long vpn = first;; vpn++) {
+		struct tlbgen_tlb_entry *e = tlb_lookup(t, asid, vpn);
+
+		if (e)
+			e->valid = 0;
+		if (vpn == last)
+			break;
+	}
+}
+
+/* flush_tlb_one_user(addr): an INVLPG of one stride-sized translation. */
+void tlbgen__tlb_flush_one(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
+			   unsigned long addr, unsigned int shift)
+{
+	struct tlbgen_simtlb *t = tlbgen__cpu(sys, cpu)->priv.tlb;
+	unsigned long first = addr >> TLBGEN_PAGE_SHIFT;
+
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES, 1);
+	if (!t)
+		return;
+	tlb_flush_range(t, asid, first, first + (1UL << (shift - TLBGEN_PAGE_SHIFT)) - 1);
+}
+
+/* A hardware-broadcast invalidation (tlbie, TLBI IS): the issuer pays, not us. */
+void tlbgen__tlb_invalidate_nocost(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
+				   unsigned long first_vpn, unsigned long last_vpn, bool all)
+{
+	struct tlbgen_simtlb *t = tlbgen__cpu(sys, cpu)->priv.tlb;
+
+	if (!t)
+		return;
+	if (all)
+		tlb_flush_all_asid(t, asid);
+	else
+		tlb_flush_range(t, asid, first_vpn, last_vpn);
+}
+
+void tlbgen__tlb_invalidate_mm(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			       unsigned long first_vpn, unsigned long last_vpn, bool all)
+{
+	const struct tlbgen_tlb_state *ts = &tlbgen__cpu(sys, cpu)->tlbstate;
+
+	for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+		if (ts->ctxs[asid].ctx_id == mm->context.ctx_id)
+			tlbgen__tlb_invalidate_nocost(sys, cpu, asid, first_vpn, last_vpn, all);
+}
+
+void tlbgen__tlb_broadcast_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm,
+			      unsigned long first_vpn, unsigned long last_vpn, bool all)
+{
+	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++)
+		tlbgen__tlb_invalidate_mm(sys, cpu, mm, first_vpn, last_vpn, all);
+}
+
+/* Kernel translations are global: one pseudo-ASID, flushed by range or whole. */
+void tlbgen__tlb_flush_kernel(struct tlbgen_system *sys, unsigned int cpu, unsigned long start,
+			      unsigned long end)
+{
+	struct tlbgen_simtlb *t = tlbgen__cpu(sys, cpu)->priv.tlb;
+
+	if (!t)
+		return;
+	if (end == TLBGEN_TLB_FLUSH_ALL) {
+		/* __flush_tlb_all(): global entries and every PCID, user ones too. */
+		tlbgen__tlb_flush_asid(sys, cpu, TLBGEN_ASID_KERNEL);
+		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+			tlb_flush_all_asid(t, asid);
+		return;
+	}
+	if (end > start) {
+		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES,
+				    ((end - 1) >> TLBGEN_PAGE_SHIFT) - (start >> TLBGEN_PAGE_SHIFT) + 1);
+		tlb_flush_range(t, TLBGEN_ASID_KERNEL, start >> TLBGEN_PAGE_SHIFT,
+				(end - 1) >> TLBGEN_PAGE_SHIFT);
+	}
+}
+
+static struct tlbgen_mm *tlbgen__running_mm(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_mm *mm = tlbgen__this_loaded_mm(sys, cpu);
+
+	if (mm == sys->init_mm || mm == LOADED_MM_SWITCHING || tlbgen__this_is_lazy(sys, cpu))
+		return NULL;
+	return mm;
+}
+
+static bool tlbgen__check_entry(struct tlbgen_system *sys, unsigned int cpu,
+				struct tlbgen_mm *mm, const struct tlbgen_tlb_entry *e)
+{
+	/* A translation of another mm left in this ASID slot: always wrong. */
+	if (e->ctx_id != mm->context.ctx_id)
+		return tlbgen__oracle_foreign(sys, cpu, mm, e->vpn, e->ctx_id, e->version);
+	return tlbgen__oracle_check(sys, cpu, mm, e->vpn, e->version, true);
+}
+
+static int tlbgen__access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr)
+{
+	struct tlbgen_cpu *c;
+	struct tlbgen_tlb_entry *e;
+	struct tlbgen_mm *mm;
+	unsigned long vpn = addr >> TLBGEN_PAGE_SHIFT;
+	uint16_t asid;
+
+	if (!tlbgen__oracle_on(sys))
+		return -EOPNOTSUPP;
+	mm = tlbgen__running_mm(sys, cpu);
+	if (!mm)
+		return -ESRCH;
+	if (vpn >= mm->priv.nr_pages)
+		return -EINVAL;
+	c = tlbgen__cpu(sys, cpu);
+	asid = c->tlbstate.loaded_mm_asid;
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_ACCESS);
+	e = tlb_lookup(c->priv.tlb, asid, vpn);
+	if (e) {
+		e->lru = ++c->priv.tlb->tick;
+		tlbgen__check_entry(sys, cpu, mm, e);
+		return 1;
+	}
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_MISS);
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_REFILLS, 1);
+	tlb_fill(c->priv.tlb, asid, vpn, mm->context.ctx_id, tlbgen__oracle_walk(mm, vpn));
+	return 0;
+}
+
+TLBGEN_API int tlbgen_access(struct tlbgen_system *sys, unsigned int cpu, unsigned long addr)
+{
+	int err = tlbgen__check_op(sys, cpu);
+
+	if (err)
+		return err;
+	/* A hardware access is atomic: a signal-delivered IPI (threaded
+	 * signal backend) must not flush this TLB in the middle of a fill. */
+	tlbgen__local_irq_disable(sys, cpu);
+	err = tlbgen__access(sys, cpu, addr);
+	tlbgen__local_irq_enable(sys, cpu);
+	return err;
+}
+
+static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu);
+
+TLBGEN_API int tlbgen_oracle__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
+{
+	int n;
+
+	if (!tlbgen__sys_valid(sys) || cpu >= sys->nr_cpus)
+		return -EINVAL;
+	/* From the CPU's own thread: IRQs off, as for tlbgen_access(). */
+	if (sys->mode != TLBGEN_MODE_THREADED || !tlbgen__this_thread_is(sys, cpu))
+		return tlbgen__audit_cpu(sys, cpu);
+	tlbgen__local_irq_disable(sys, cpu);
+	n = tlbgen__audit_cpu(sys, cpu);
+	tlbgen__local_irq_enable(sys, cpu);
+	return n;
+}
+
+static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_simtlb *t;
+	struct tlbgen_mm *mm;
+	uint16_t asid;
+	int n = 0;
+
+	if (!tlbgen__sys_valid(sys) || cpu >= sys->nr_cpus)
+		return -EINVAL;
+	if (!tlbgen__oracle_on(sys))
+		return -EOPNOTSUPP;
+	mm = tlbgen__running_mm(sys, cpu);
+	if (!mm)
+		return 0;
+	t = tlbgen__cpu(sys, cpu)->priv.tlb;
+	asid = tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm_asid;
+	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
+		const struct tlbgen_tlb_entry *e = &t->e[i];
+
+		if (e->valid && e->asid == asid && e->vpn < mm->priv.nr_pages &&
+		    tlbgen__check_entry(sys, cpu, mm, e))
+			n++;
+	}
+	return n;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/runtime/stepped.c - the stepped transport: one host thread, no internal
+ * threads. "Raising an IPI" marks the target pending; nothing runs until the
+ * host delivers. An initiator with remote csds outstanding is left waiting;
+ * its completion (put_flush_tlb_info() and the oracle's bookkeeping) runs
+ * when the last target unlocks its csd.
+ */
+#include <errno.h>
+
+#include "../core/check.h"
+#include "../kernel/smp.h"
+#include "runtime.h"
+
+static void stepped_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned int target)
+{
+	(void)from;
+	bitmap_set(sys->ipi_pending_mask, target);
+}
+
+static void stepped_csd_queued(struct tlbgen_system *sys, unsigned int src)
+{
+	tlbgen__cpu(sys, src)->priv.outstanding++;
+}
+
+static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	tlbgen_done_fn done = c->priv.done;
+
+	c->priv.done = NULL;
+	c->priv.run_remote = false;
+	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
+	if (done)
+		done(sys, cpu, c->priv.done_arg);
+}
+
+static void stepped_csd_unlocked(struct tlbgen_system *sys, unsigned int src)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, src);
+
+	if (--c->priv.outstanding == 0 && c->priv.waiting) {
+		c->priv.waiting = false;
+		atomic_fetch_sub(&sys->waiting_cpus, 1);
+		stepped_complete(sys, src);
+	}
+}
+
+static void stepped_wait(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+
+	if (c->priv.outstanding == 0) {
+		stepped_complete(sys, cpu);
+		return;
+	}
+	c->priv.waiting = true;
+	atomic_fetch_add(&sys->waiting_cpus, 1);
+}
+
+static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	return tlbgen__cpu(sys, cpu)->priv.waiting ? -EBUSY : 0;
+}
+
+const struct tlbgen_transport tlbgen__stepped_transport = {
+	.send_ipi = stepped_send_ipi,
+	.wait = stepped_wait,
+	.csd_queued = stepped_csd_queued,
+	.csd_unlocked = stepped_csd_unlocked,
+	.check_cpu = stepped_check_cpu,
+};
+
+static int stepped_check(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	if (!tlbgen__sys_valid(sys) || cpu >= sys->nr_cpus)
+		return -EINVAL;
+	if (sys->mode != TLBGEN_MODE_STEPPED)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only_src)
+{
+	int n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
+
+	if (tlbgen__call_queue_empty(&tlbgen__cpu(sys, cpu)->queue))
+		bitmap_clear_bit(sys->ipi_pending_mask, cpu);
+	return n;
+}
+
+TLBGEN_API int tlbgen_deliver(struct tlbgen_system *sys, unsigned int cpu)
+{
+	int err = stepped_check(sys, cpu);
+
+	return err ? err : stepped_deliver(sys, cpu, -1);
+}
+
+TLBGEN_API int tlbgen_deliver_from(struct tlbgen_system *sys, unsigned int cpu, unsigned int src)
+{
+	int err = stepped_check(sys, cpu);
+
+	if (err)
+		return err;
+	if (src >= sys->nr_cpus)
+		return -EINVAL;
+	return stepped_deliver(sys, cpu, (int)src) == 1 ? 1 : -ENOENT;
+}
+
+/* xorshift64*: small, fast, and the same sequence everywhere for a seed. */
+static uint64_t stepped_rand(struct tlbgen_system *sys)
+{
+	uint64_t x = sys->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	sys->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
+{
+	unsigned int cpu, n = 0, pick;
+	int err = stepped_check(sys, 0);
+
+	if (err)
+		return err;
+	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus)
+		n++;
+	if (!n)
+		return -ENOENT;
+	pick = (unsigned int)(stepped_rand(sys) % n);
+	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus) {
+		if (pick-- == 0)
+			break;
+	}
+	stepped_deliver(sys, cpu, -1);
+	return (int)cpu;
+}
+
+TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
+{
+	int n = 0, err = stepped_check(sys, 0);
+
+	if (err)
+		return err;
+	while (tlbgen_step(sys) >= 0)
+		n++;
+	return n;
+}
+
+TLBGEN_API int tlbgen_cpu__is_waiting(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	int err = stepped_check(sys, cpu);
+
+	return err ? err : tlbgen__cpu(sys, cpu)->priv.waiting;
+}
+
+TLBGEN_API int tlbgen_cpu__pending_calls(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	int err = stepped_check(sys, cpu);
+
+	return err ? err : tlbgen__smp_queue_len(sys, cpu);
+}
+
+TLBGEN_API int tlbgen_cpu__ipi_pending(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	int err = stepped_check(sys, cpu);
+
+	return err ? err : bitmap_test(sys->ipi_pending_mask, cpu);
+}
