@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * bench/explore.c - `tlbgen-bench explore`: long runs of the randomized
- * schedule explorer (tests/hardening/explore_engine.c) over stepped mode.
+ * schedule explorer (harness/explore_engine.c) over stepped mode.
  * Prints seeds x ops per profile; on a failure prints the minimised trace
  * and exits 1.
  */
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "../tests/hardening/explore_engine.h"
+#include "explore_engine.h"
 
 static void usage(FILE *f)
 {

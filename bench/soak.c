@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "../tests/hardening/explore_engine.h"
+#include "explore_engine.h"
 
 #define SOAK_MAX_CPUS	64
 #define SOAK_MMS	3
