@@ -30,6 +30,20 @@ void bench_min_med_max(const double *v, size_t n, double *min, double *med, doub
 /* Print non-zero counters of `st` as "name=value" on one line to f. */
 void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st);
 
+/* Options -----------------------------------------------------------------
+ * Parse the whole of `arg`, the value of option `opt` (e.g. "--iters"), as a
+ * number in [min, max]: decimal, 0x hex or 0 octal as strtoul(base 0). Empty
+ * strings, trailing characters ("1x"), a sign where unsigned and values out
+ * of range are rejected with one line on stderr naming the option and the
+ * value; then 0 or -EINVAL. The caller prints its usage and returns 2. */
+int bench_parse_ulong(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		      unsigned long *out);
+int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
+		    unsigned long long max, unsigned long long *out);
+/* bench_parse_ulong() narrowed to unsigned int (max <= UINT_MAX). */
+int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigned int max,
+		     unsigned int *out);
+
 /* Policies ----------------------------------------------------------------
  * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
  * The second form is registered as a user profile (tlbgen_policy_register)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* bench/common.c - helpers shared by the workloads of tlbgen-bench. */
+#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -62,6 +63,56 @@ void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st)
 			fprintf(f, " %s=%llu", tlbgen_stat_name((enum tlbgen_stat)i),
 				(unsigned long long)st[i]);
 	fputc('\n', f);
+}
+
+/* Options ------------------------------------------------------------------ */
+
+int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
+		    unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull() skips blanks and negates "-1" into a huge value: only digits may start. */
+	if (!arg || !isdigit((unsigned char)arg[0])) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a number\n", opt, arg ? arg : "");
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (*end) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a number\n", opt, arg);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is out of range (%llu..%llu)\n", opt, arg,
+			min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int bench_parse_ulong(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	unsigned long long v;
+	int err = bench_parse_ull(opt, arg, min, max, &v);
+
+	if (!err)
+		*out = (unsigned long)v;
+	return err;
+}
+
+int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigned int max,
+		     unsigned int *out)
+{
+	unsigned long long v;
+	int err = bench_parse_ull(opt, arg, min, max, &v);
+
+	if (!err)
+		*out = (unsigned int)v;
+	return err;
 }
 
 /* Policies ----------------------------------------------------------------- */

@@ -171,18 +171,10 @@ static int parse_list(const char *s, unsigned int *out, unsigned int max, unsign
 	return *n ? 0 : -EINVAL;
 }
 
-static int parse_uint(const char *s, unsigned long long min, unsigned long long max,
-		      unsigned long long *out)
+static void bad_list(const char *opt, const char *arg)
 {
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	fprintf(stderr, "tlbgen-bench: %s: '%s' is not a list of numbers (e.g. 1,2,4 or 1-8)\n",
+		opt, arg);
 }
 
 static int add_policy(struct bench_policy *arr, unsigned int *n, const char *spec)
@@ -784,8 +776,10 @@ int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000)
 				goto bad;
 			break;
 		case 't':
-			if (parse_list(optarg, c->tasks, MAX_TASKS, &c->ntasks))
+			if (parse_list(optarg, c->tasks, MAX_TASKS, &c->ntasks)) {
+				bad_list("--tasks", optarg);
 				goto bad;
+			}
 			for (unsigned int i = 0; i < c->ntasks; i++)
 				if (c->tasks[i] > TLBGEN_MAX_CPUS)
 					goto bad;
@@ -797,17 +791,17 @@ int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000)
 				goto bad;
 			break;
 		case 'r':
-			if (parse_uint(optarg, 1, MAX_ROUNDS, &v))
+			if (bench_parse_ull("--rounds", optarg, 1, MAX_ROUNDS, &v))
 				goto bad;
 			c->rounds = (unsigned int)v;
 			break;
 		case 'd':
-			if (parse_uint(optarg, 10, 3600000, &v))
+			if (bench_parse_ull("--duration", optarg, 10, 3600000, &v))
 				goto bad;
 			c->duration_ms = (unsigned int)v;
 			break;
 		case 's':
-			if (parse_uint(optarg, 10, 3600000, &v))
+			if (bench_parse_ull("--sample-ms", optarg, 10, 3600000, &v))
 				goto bad;
 			c->sample_ms = (unsigned int)v;
 			break;
@@ -837,25 +831,27 @@ int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000)
 			c->no_acct = true;
 			break;
 		case O_MESI_CPUS:
-			if (parse_uint(optarg, 1, 1024, &v))
+			if (bench_parse_ull("--mesi-cpus", optarg, 1, 1024, &v))
 				goto bad;
 			c->mesi_cpus = (unsigned int)v;
 			break;
 		case O_MESI_OPS:
-			if (parse_uint(optarg, 1, 100000000, &v))
+			if (bench_parse_ull("--mesi-ops", optarg, 1, 100000000, &v))
 				goto bad;
 			c->mesi_ops = v;
 			break;
 		case O_SEED:
-			if (parse_uint(optarg, 0, UINT64_MAX, &v))
+			if (bench_parse_ull("--seed", optarg, 0, UINT64_MAX, &v))
 				goto bad;
 			c->seed = v;
 			break;
 		case O_CPUS: {
 			unsigned int l[1024], n;
 
-			if (parse_list(optarg, l, 1024, &n) && !(optarg[0] == '0' && !optarg[1]))
+			if (parse_list(optarg, l, 1024, &n) && !(optarg[0] == '0' && !optarg[1])) {
+				bad_list("--cpus", optarg);
 				goto bad;
+			}
 			if (optarg[0] == '0' && !optarg[1]) {
 				l[0] = 0;
 				n = 1;
