@@ -59,6 +59,8 @@ struct cmp {
 	unsigned int nmesi;
 	struct bench_mesi_result mesi[MAX_POLICIES];
 	char svg_written[4096];
+	struct bench_progress pg;
+	struct bench_hw_probe hw_probe;
 };
 
 static struct cell *cell(struct cmp *c, int mode, unsigned int t, unsigned int p)
@@ -238,19 +240,19 @@ static int run_rounds(struct cmp *c)
 						.tasks = c->tasks[t], .processes = m,
 						.duration_ms = c->duration_ms,
 						.sample_ms = c->sample_ms, .cpus = c->cpus,
-						.nr_cpus = c->nr_cpus, .hw = true,
+						.nr_cpus = c->nr_cpus, .hw = &c->hw_probe,
 					};
 					struct bench_round_result r;
 					int err;
 
-					bench_progress("[%3u%%] round %u/%u %s %s tasks=%u %s (%.0f s)",
+					bench_progress(&c->pg, "[%3u%%] round %u/%u %s %s tasks=%u %s (%.0f s)",
 						       100 * done / total, round + 1, c->rounds,
 						       c->wl->name, mode_name(m), c->tasks[t],
 						       c->pol[p].label,
 						       (double)(bench_now_ns() - t0) / 1e9);
 					err = bench_wis_round(&o, &r);
 					if (err) {
-						bench_progress_done();
+						bench_progress_done(&c->pg);
 						fprintf(stderr, "tlbgen-bench: round failed: %s\n",
 							strerror(-err));
 						return err;
@@ -260,7 +262,7 @@ static int run_rounds(struct cmp *c)
 					done++;
 				}
 		}
-	bench_progress_done();
+	bench_progress_done(&c->pg);
 	return 0;
 }
 
@@ -282,11 +284,11 @@ static int run_acct(struct cmp *c)
 				struct cell *x = cell(c, m, t, p);
 				int err;
 
-				bench_progress("accounting pass %s tasks=%u %s", mode_name(m),
+				bench_progress(&c->pg, "accounting pass %s tasks=%u %s", mode_name(m),
 					       c->tasks[t], c->pol[p].label);
 				err = bench_wis_round(&o, &r);
 				if (err) {
-					bench_progress_done();
+					bench_progress_done(&c->pg);
 					fprintf(stderr, "tlbgen-bench: accounting failed: %s\n",
 						strerror(-err));
 					return err;
@@ -299,7 +301,7 @@ static int run_acct(struct cmp *c)
 				bench_round_result_free(&r);
 			}
 	}
-	bench_progress_done();
+	bench_progress_done(&c->pg);
 	return 0;
 }
 
@@ -308,17 +310,17 @@ static int run_mesi(struct cmp *c)
 	for (unsigned int p = 0; p < c->nmesi; p++) {
 		int err;
 
-		bench_progress("MESI account %s (%u emulated CPUs, %llu ops)", c->mesi_pol[p].label,
+		bench_progress(&c->pg, "MESI account %s (%u emulated CPUs, %llu ops)", c->mesi_pol[p].label,
 			       c->mesi_cpus, (unsigned long long)c->mesi_ops);
 		err = bench_wis_mesi(c->wl, c->mesi_pol[p].name, c->mesi_cpus, c->mesi_ops, c->seed,
 				     &c->mesi[p]);
 		if (err) {
-			bench_progress_done();
+			bench_progress_done(&c->pg);
 			fprintf(stderr, "tlbgen-bench: MESI account failed: %s\n", strerror(-err));
 			return err;
 		}
 	}
-	bench_progress_done();
+	bench_progress_done(&c->pg);
 	return 0;
 }
 
@@ -721,9 +723,7 @@ static void free_cmp(struct cmp *c)
 	free(c->cells);
 }
 
-static bool mesi_only;
-
-int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000)
+int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000, bool mesi_only)
 {
 	enum { O_JSON = 256, O_CSV, O_SVG, O_NOPLOT, O_NOMESI, O_NOACCT, O_MESI_CPUS, O_MESI_OPS,
 	       O_SEED, O_CPUS };
@@ -1006,36 +1006,31 @@ out:
 
 int bench_seed000_main(int argc, char **argv)
 {
-	return bench_compare_main("tlb_flush1", argc, argv, true);
+	return bench_compare_main("tlb_flush1", argc, argv, true, false);
 }
 
 int bench_tlb_flush1_main(int argc, char **argv)
 {
-	return bench_compare_main("tlb_flush1", argc, argv, false);
+	return bench_compare_main("tlb_flush1", argc, argv, false, false);
 }
 
 int bench_tlb_flush2_main(int argc, char **argv)
 {
-	return bench_compare_main("tlb_flush2", argc, argv, false);
+	return bench_compare_main("tlb_flush2", argc, argv, false, false);
 }
 
 int bench_tlb_flush3_main(int argc, char **argv)
 {
-	return bench_compare_main("tlb_flush3", argc, argv, false);
+	return bench_compare_main("tlb_flush3", argc, argv, false, false);
 }
 
 int bench_page_fault3_main(int argc, char **argv)
 {
-	return bench_compare_main("page_fault3", argc, argv, false);
+	return bench_compare_main("page_fault3", argc, argv, false, false);
 }
 
 /* mesi: only the stepped coherence account (Nadav Amit's four columns). */
 int bench_mesi_main(int argc, char **argv)
 {
-	int ret;
-
-	mesi_only = true;
-	ret = bench_compare_main("tlb_flush1", argc, argv, true);
-	mesi_only = false;
-	return ret;
+	return bench_compare_main("tlb_flush1", argc, argv, true, true);
 }

@@ -248,6 +248,7 @@ int bench_lazy_main(int argc, char **argv)
 	unsigned long long flushes = 5000, seed = 1;
 	const char *json = NULL;
 	struct lz_result res[16];
+	struct bench_progress pg = { 0 };
 	int opt, ret = 0, err = 0;
 
 	optind = 1;
@@ -312,10 +313,10 @@ int bench_lazy_main(int argc, char **argv)
 		struct lz_result *r = &res[p];
 		int err;
 
-		bench_progress("lazy: %s", labels[p]);
+		bench_progress(&pg, "lazy: %s", labels[p]);
 		err = lz_run(pol[p].name, k, m, others, flushes, per_jiffy, revisit, switches, seed,
 			     r);
-		bench_progress_done();
+		bench_progress_done(&pg);
 		if (err) {
 			fprintf(stderr, "tlbgen-bench lazy: %s: %s\n", labels[p], strerror(-err));
 			return 1;

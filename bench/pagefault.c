@@ -207,7 +207,7 @@ int bench_pagefault_main(int argc, char **argv)
 		{ "profile", 1, NULL, 'P' }, { "spend", 0, NULL, 's' }, { "help", 0, NULL, 'h' },
 		{ 0 },
 	};
-	static const char *hooks[] = { "generic", "local", "noop" };
+	static const char *const hooks[] = { "generic", "local", "noop" };
 	struct pf_cfg c = { .cpus = 4, .pages = 1024, .loops = 4, .retry_pct = 100, .rounds = 3,
 			    .profile = "latest" };
 	const char *mode = "both";
