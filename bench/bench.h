@@ -30,6 +30,20 @@ void bench_min_med_max(const double *v, size_t n, double *min, double *med, doub
 /* Print non-zero counters of `st` as "name=value" on one line to f. */
 void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st);
 
+/* Options -----------------------------------------------------------------
+ * Parse the whole of `arg`, the value of option `opt` (e.g. "--iters"), as a
+ * number in [min, max]: decimal, 0x hex or 0 octal as strtoul(base 0). Empty
+ * strings, trailing characters ("1x"), a sign where unsigned and values out
+ * of range are rejected with one line on stderr naming the option and the
+ * value; then 0 or -EINVAL. The caller prints its usage and returns 2. */
+int bench_parse_ulong(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		      unsigned long *out);
+int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
+		    unsigned long long max, unsigned long long *out);
+/* bench_parse_ulong() narrowed to unsigned int (max <= UINT_MAX). */
+int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigned int max,
+		     unsigned int *out);
+
 /* Policies ----------------------------------------------------------------
  * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
  * The second form is registered as a user profile (tlbgen_policy_register)
@@ -59,20 +73,29 @@ void bench_proc_stat(uint64_t *idle, uint64_t *total);
 
 /* Hardware counters through perf_event_open, inherited by threads created
  * after bench_hw_start(). Without a PMU, `ok` stays false and a note is
- * printed once to stderr. */
+ * printed once per probe to stderr; the probe (zero-initialised, one per
+ * run) then skips the perf_event_open calls of later rounds. */
 enum { BENCH_HW_CYCLES, BENCH_HW_INSTRUCTIONS, BENCH_HW_CACHE_MISSES, BENCH_HW_NR };
 struct bench_hw {
 	int fd[BENCH_HW_NR];
 	bool ok;
 	uint64_t val[BENCH_HW_NR];
 };
-void bench_hw_start(struct bench_hw *hw);
+struct bench_hw_probe {
+	int state;		/* 0 unknown, 1 PMU, -1 none (noted) */
+};
+void bench_hw_start(struct bench_hw_probe *probe, struct bench_hw *hw);
 void bench_hw_stop(struct bench_hw *hw);
 extern const char *const bench_hw_names[BENCH_HW_NR];
 
-/* Progress on stderr (a single rewritten line when stderr is a terminal). */
-void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void bench_progress_done(void);
+/* Progress on stderr (a single rewritten line when stderr is a terminal);
+ * `shown` says a line is on the terminal to be cleared. Zero-initialise. */
+struct bench_progress {
+	bool shown;
+};
+void bench_progress(struct bench_progress *pg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bench_progress_done(struct bench_progress *pg);
 
 /* JSON string escaping for the --json writers. */
 void bench_json_str(FILE *f, const char *s);
@@ -98,7 +121,7 @@ struct bench_round_opts {
 	const int *cpus;		/* real CPUs to pin task i to: cpus[i % nr_cpus] */
 	int nr_cpus;
 	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
-	bool hw;			/* open perf counters */
+	struct bench_hw_probe *hw;	/* non-NULL: open perf counters */
 };
 struct bench_round_result {
 	double seconds;
@@ -132,8 +155,9 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 
 /* Comparison driver (bench/compare.c) -------------------------------------- */
 /* Parse options and run `wl` over the policies; `seed000` sets the no-argument
- * defaults (v5.17 and v6.0, tasks 1..nproc, plot in the cwd). */
-int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000);
+ * defaults (v5.17 and v6.0, tasks 1..nproc, plot in the cwd); `mesi_only`
+ * runs the stepped coherence account alone (`tlbgen-bench mesi`). */
+int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000, bool mesi_only);
 
 /* Workload entry points */
 int bench_seed000_main(int argc, char **argv);

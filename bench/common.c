@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* bench/common.c - helpers shared by the workloads of tlbgen-bench. */
+#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -64,11 +65,60 @@ void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st)
 	fputc('\n', f);
 }
 
+/* Options ------------------------------------------------------------------ */
+
+int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
+		    unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull() skips blanks and negates "-1" into a huge value: only digits may start. */
+	if (!arg || !isdigit((unsigned char)arg[0])) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a number\n", opt, arg ? arg : "");
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (*end) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a number\n", opt, arg);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is out of range (%llu..%llu)\n", opt, arg,
+			min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int bench_parse_ulong(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	unsigned long long v;
+	int err = bench_parse_ull(opt, arg, min, max, &v);
+
+	if (!err)
+		*out = (unsigned long)v;
+	return err;
+}
+
+int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigned int max,
+		     unsigned int *out)
+{
+	unsigned long long v;
+	int err = bench_parse_ull(opt, arg, min, max, &v);
+
+	if (!err)
+		*out = (unsigned int)v;
+	return err;
+}
+
 /* Policies ----------------------------------------------------------------- */
 
 int bench_policy_parse(const char *spec, struct bench_policy *out)
 {
-	static unsigned int seq;
 	const char *colon;
 	char base[48];
 	int err;
@@ -96,9 +146,13 @@ int bench_policy_parse(const char *spec, struct bench_policy *out)
 		return -EINVAL;
 	memcpy(base, spec, (size_t)(colon - spec));
 	base[colon - spec] = 0;
-	snprintf(out->name, sizeof(out->name), "bench-%u-%d", seq++, (int)getpid());
-	err = tlbgen_policy_register(out->name, base, colon + 1, NULL);
-	return err;
+	/* The first free generated name: the registry itself says which are taken. */
+	for (unsigned int seq = 0;; seq++) {
+		snprintf(out->name, sizeof(out->name), "bench-%u-%d", seq, (int)getpid());
+		err = tlbgen_policy_register(out->name, base, colon + 1, NULL);
+		if (err != -EEXIST)
+			return err;
+	}
 }
 
 /* Statistics --------------------------------------------------------------- */
@@ -269,16 +323,15 @@ static int perf_open(uint64_t config)
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-void bench_hw_start(struct bench_hw *hw)
+void bench_hw_start(struct bench_hw_probe *probe, struct bench_hw *hw)
 {
-	static int state;	/* 0 unknown, 1 PMU, -1 none (noted once) */
 	static const uint64_t cfg[BENCH_HW_NR] = { PERF_COUNT_HW_CPU_CYCLES,
 		PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CACHE_MISSES };
 
 	memset(hw, 0, sizeof(*hw));
 	for (int i = 0; i < BENCH_HW_NR; i++)
 		hw->fd[i] = -1;
-	if (state < 0)
+	if (probe->state < 0)
 		return;
 	for (int i = 0; i < BENCH_HW_NR; i++) {
 		hw->fd[i] = perf_open(cfg[i]);
@@ -289,15 +342,15 @@ void bench_hw_start(struct bench_hw *hw)
 				close(hw->fd[j]);
 			for (int j = 0; j < BENCH_HW_NR; j++)
 				hw->fd[j] = -1;
-			if (!state)
+			if (!probe->state)
 				fprintf(stderr, "tlbgen-bench: note: no hardware PMU here "
 					"(perf_event_open %s: %s); cycles/instructions/"
 					"cache-misses are skipped\n", bench_hw_names[i], strerror(e));
-			state = -1;
+			probe->state = -1;
 			return;
 		}
 	}
-	state = 1;
+	probe->state = 1;
 	hw->ok = true;
 }
 
@@ -315,9 +368,7 @@ void bench_hw_stop(struct bench_hw *hw)
 
 /* Progress ----------------------------------------------------------------- */
 
-static bool progress_shown;
-
-void bench_progress(const char *fmt, ...)
+void bench_progress(struct bench_progress *pg, const char *fmt, ...)
 {
 	va_list ap;
 	bool tty = isatty(2);
@@ -329,14 +380,14 @@ void bench_progress(const char *fmt, ...)
 		fputc('\n', stderr);
 	va_end(ap);
 	fflush(stderr);
-	progress_shown = tty;
+	pg->shown = tty;
 }
 
-void bench_progress_done(void)
+void bench_progress_done(struct bench_progress *pg)
 {
-	if (progress_shown)
+	if (pg->shown)
 		fputs("\r\033[K", stderr);
-	progress_shown = false;
+	pg->shown = false;
 }
 
 void bench_json_str(FILE *f, const char *s)

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * bench/explore.c - `tlbgen-bench explore`: long runs of the randomized
- * schedule explorer (tests/hardening/explore_engine.c) over stepped mode.
+ * schedule explorer (harness/explore_engine.c) over stepped mode.
  * Prints seeds x ops per profile; on a failure prints the minimised trace
  * and exits 1.
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "../tests/hardening/explore_engine.h"
+#include "explore_engine.h"
 
 static void usage(FILE *f)
 {
@@ -24,6 +25,12 @@ static void usage(FILE *f)
 		"  --first-seed S   first seed (default 1)\n"
 		"  --seconds T      stop each profile after T seconds (0: no limit)\n"
 		"  --keep-going     do not stop at the first failing seed\n");
+}
+
+static int bad_usage(void)
+{
+	usage(stderr);
+	return 2;
 }
 
 int bench_explore_main(int argc, char **argv)
@@ -42,9 +49,9 @@ int bench_explore_main(int argc, char **argv)
 	const char *profiles[16], *choices = NULL;
 	unsigned int np = 0;
 	uint64_t seeds = 10000, first = 1, ops_per = 200, seconds = 0;
+	unsigned long long v;
 	bool keep_going = false;
 	int opt, failed = 0;
-	char *end;
 
 	if (getenv("TLBGEN_EXPLORE_VERBOSE"))
 		xpl_verbose = 1;
@@ -61,17 +68,26 @@ int bench_explore_main(int argc, char **argv)
 		case 'c':
 			choices = optarg;
 			break;
-		case 'n': case 'm': case 's': case 't': {
-			unsigned long long v = strtoull(optarg, &end, 0);
-
-			if (*optarg == '-' || *end || (opt == 'm' && (v == 0 || v > 100000))) {
-				usage(stderr);
-				return 2;
-			}
-			*(opt == 'n' ? &seeds : opt == 'm' ? &ops_per : opt == 's' ? &first
-								       : &seconds) = v;
+		case 'n':
+			if (bench_parse_ull("--seeds", optarg, 0, ULLONG_MAX, &v))
+				return bad_usage();
+			seeds = v;
 			break;
-		}
+		case 'm':
+			if (bench_parse_ull("--ops", optarg, 1, 100000, &v))
+				return bad_usage();
+			ops_per = v;
+			break;
+		case 's':
+			if (bench_parse_ull("--first-seed", optarg, 0, ULLONG_MAX, &v))
+				return bad_usage();
+			first = v;
+			break;
+		case 't':
+			if (bench_parse_ull("--seconds", optarg, 0, ULLONG_MAX, &v))
+				return bad_usage();
+			seconds = v;
+			break;
 		case 'k':
 			keep_going = true;
 			break;
@@ -79,14 +95,11 @@ int bench_explore_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_usage();
 		}
 	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return bad_usage();
 	if (!np) {
 		profiles[np++] = "v5.17";
 		profiles[np++] = "v6.0";

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,30 +248,36 @@ int bench_lazy_main(int argc, char **argv)
 	unsigned long long flushes = 5000, seed = 1;
 	const char *json = NULL;
 	struct lz_result res[16];
-	int opt, ret = 0;
+	struct bench_progress pg = { 0 };
+	int opt, ret = 0, err = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "k:M:f:p:h", lo, NULL)) != -1) {
-		char *end = NULL;
-		unsigned long long v = 0;
-
-		if (optarg && opt != 'p' && opt != O_JSON) {
-			errno = 0;
-			v = strtoull(optarg, &end, 0);
-			if (errno || *end || end == optarg || optarg[0] == '-') {
-				usage(stderr);
-				return 2;
-			}
-		}
 		switch (opt) {
-		case 'k': if (v < 1 || v > 4096) goto bad; k = (unsigned int)v; break;
-		case 'M': if (v > 4096) goto bad; m = (unsigned int)v; break;
-		case 'f': if (v < 1 || v > 100000000) goto bad; flushes = v; break;
-		case O_PJ: if (v < 1 || v > 1000000) goto bad; per_jiffy = (unsigned int)v; break;
-		case O_REV: if (v < 1 || v > 1000000) goto bad; revisit = (unsigned int)v; break;
-		case O_OTH: if (v < 1 || v > 1024) goto bad; others = (unsigned int)v; break;
-		case O_SW: if (v > 1024) goto bad; switches = (unsigned int)v; break;
-		case O_SEED: seed = v; break;
+		case 'k':
+			err = bench_parse_uint("-k", optarg, 1, 4096, &k);
+			break;
+		case 'M':
+			err = bench_parse_uint("-M", optarg, 0, 4096, &m);
+			break;
+		case 'f':
+			err = bench_parse_ull("--flushes", optarg, 1, 100000000, &flushes);
+			break;
+		case O_PJ:
+			err = bench_parse_uint("--per-jiffy", optarg, 1, 1000000, &per_jiffy);
+			break;
+		case O_REV:
+			err = bench_parse_uint("--revisit", optarg, 1, 1000000, &revisit);
+			break;
+		case O_OTH:
+			err = bench_parse_uint("--others", optarg, 1, 1024, &others);
+			break;
+		case O_SW:
+			err = bench_parse_uint("--switches", optarg, 0, 1024, &switches);
+			break;
+		case O_SEED:
+			err = bench_parse_ull("--seed", optarg, 0, ULLONG_MAX, &seed);
+			break;
 		case O_JSON: json = optarg; break;
 		case 'p':
 			if (npol >= 16 || bench_policy_parse(optarg, &pol[npol]))
@@ -284,6 +291,8 @@ int bench_lazy_main(int argc, char **argv)
 		default:
 			goto bad;
 		}
+		if (err)
+			goto bad;
 	}
 	if (optind < argc || k + m > TLBGEN_MAX_CPUS)
 		goto bad;
@@ -304,10 +313,10 @@ int bench_lazy_main(int argc, char **argv)
 		struct lz_result *r = &res[p];
 		int err;
 
-		bench_progress("lazy: %s", labels[p]);
+		bench_progress(&pg, "lazy: %s", labels[p]);
 		err = lz_run(pol[p].name, k, m, others, flushes, per_jiffy, revisit, switches, seed,
 			     r);
-		bench_progress_done();
+		bench_progress_done(&pg);
 		if (err) {
 			fprintf(stderr, "tlbgen-bench lazy: %s: %s\n", labels[p], strerror(-err));
 			return 1;

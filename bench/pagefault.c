@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -206,26 +207,40 @@ int bench_pagefault_main(int argc, char **argv)
 		{ "profile", 1, NULL, 'P' }, { "spend", 0, NULL, 's' }, { "help", 0, NULL, 'h' },
 		{ 0 },
 	};
-	static const char *hooks[] = { "generic", "local", "noop" };
+	static const char *const hooks[] = { "generic", "local", "noop" };
 	struct pf_cfg c = { .cpus = 4, .pages = 1024, .loops = 4, .retry_pct = 100, .rounds = 3,
 			    .profile = "latest" };
 	const char *mode = "both";
 	struct pf_result res[2][3][2];
-	int opt, bad = 0;
+	int opt, bad = 0, err = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
-		case 'c': c.cpus = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'p': c.pages = strtoul(optarg, NULL, 0); break;
-		case 'l': c.loops = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'r': c.retry_pct = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'R': c.rounds = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'c':
+			err = bench_parse_uint("--cpus", optarg, 1, 256, &c.cpus);
+			break;
+		case 'p':
+			err = bench_parse_ulong("--pages", optarg, 1, 1UL << 24, &c.pages);
+			break;
+		case 'l':
+			err = bench_parse_uint("--loops", optarg, 1, UINT_MAX, &c.loops);
+			break;
+		case 'r':
+			err = bench_parse_uint("--retry-pct", optarg, 0, 100, &c.retry_pct);
+			break;
+		case 'R':
+			err = bench_parse_uint("--rounds", optarg, 1, 16, &c.rounds);
+			break;
 		case 'm': mode = optarg; break;
 		case 'P': c.profile = optarg; break;
 		case 's': c.spend = true; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1;
+		}
+		if (err) {
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (bad || optind != argc || c.cpus < 1 || c.cpus > 256 || !c.pages ||

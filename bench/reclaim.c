@@ -324,30 +324,29 @@ int bench_reclaim_main(int argc, char **argv)
 	unsigned int nv, row = 0;
 	double *samples;
 	int opt, n, rc = 0;
-	char *end;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			n = parse_list(optarg, c.threads, MAX_LIST);
-			if (n <= 0)
+			if (n <= 0) {
+				fprintf(stderr, "tlbgen-bench: --threads: '%s' is not a list of 1..64\n",
+					optarg);
 				goto bad;
+			}
 			c.nthreads = (unsigned int)n;
 			break;
 		case 'p':
-			c.pages = strtoul(optarg, &end, 10);
-			if (*end || c.pages < 1 || c.pages > (1UL << 20))
+			if (bench_parse_ulong("--pages", optarg, 1, 1UL << 20, &c.pages))
 				goto bad;
 			break;
 		case 'r':
-			c.rounds = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || c.rounds < 1 || c.rounds > 100000)
+			if (bench_parse_uint("--rounds", optarg, 1, 100000, &c.rounds))
 				goto bad;
 			break;
 		case 'R':
-			c.reps = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || c.reps < 1 || c.reps > 1000)
+			if (bench_parse_uint("--reps", optarg, 1, 1000, &c.reps))
 				goto bad;
 			break;
 		case 'm':
@@ -375,8 +374,7 @@ int bench_reclaim_main(int argc, char **argv)
 			c.dirty = true;
 			break;
 		case 'w':
-			c.work_ns = strtoul(optarg, &end, 10);
-			if (*end || c.work_ns > 10000000)
+			if (bench_parse_ulong("--work", optarg, 0, 10000000, &c.work_ns))
 				goto bad;
 			break;
 		case 'h':

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "../tests/hardening/explore_engine.h"
+#include "explore_engine.h"
 
 #define SOAK_MAX_CPUS	64
 #define SOAK_MMS	3
@@ -193,33 +194,43 @@ int bench_soak_main(int argc, char **argv)
 	unsigned long minutes = 1, seconds = 0, round_s = 20, ncpus = 8, wd = 2000, hang_s = 60;
 	unsigned long long seed = 1;
 	const char *profile = NULL;
-	int opt;
-	char *end;
+	int opt, err = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		unsigned long long v = 0;
-
-		if (opt != 'p' && opt != 'h' && opt != '?') {
-			v = strtoull(optarg, &end, 0);
-			if (*optarg == '-' || *end || !*optarg) {
-				usage(stderr);
-				return 2;
-			}
-		}
 		switch (opt) {
-		case 'm': minutes = v; break;
-		case 's': seconds = v; break;
-		case 'r': round_s = v; break;
-		case 'c': ncpus = v; break;
-		case 'w': wd = v; break;
-		case 'H': hang_s = v; break;
-		case 'S': seed = v; break;
-		case 'p': profile = optarg; break;
+		case 'm':
+			err = bench_parse_ulong("--minutes", optarg, 0, ULONG_MAX, &minutes);
+			break;
+		case 's':
+			err = bench_parse_ulong("--seconds", optarg, 0, ULONG_MAX, &seconds);
+			break;
+		case 'r':
+			err = bench_parse_ulong("--round", optarg, 1, ULONG_MAX, &round_s);
+			break;
+		case 'c':
+			err = bench_parse_ulong("--cpus", optarg, 2, SOAK_MAX_CPUS, &ncpus);
+			break;
+		case 'w':
+			err = bench_parse_ulong("--watchdog-ms", optarg, 1, UINT_MAX, &wd);
+			break;
+		case 'H':
+			err = bench_parse_ulong("--hang-seconds", optarg, 1, ULONG_MAX, &hang_s);
+			break;
+		case 'S':
+			err = bench_parse_ull("--seed", optarg, 0, ULLONG_MAX, &seed);
+			break;
+		case 'p':
+			profile = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
+			usage(stderr);
+			return 2;
+		}
+		if (err) {
 			usage(stderr);
 			return 2;
 		}

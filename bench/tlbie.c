@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,17 @@ static int parse_list(const char *s, struct cfg *c)
 			return -EINVAL;
 	}
 	return c->nr_ceilings ? 0 : -EINVAL;
+}
+
+/* A cycle figure overriding the --costs default; *out stays -1 when not given. */
+static int parse_cycles(const char *opt, const char *arg, long *out)
+{
+	unsigned long v;
+	int err = bench_parse_ulong(opt, arg, 0, LONG_MAX, &v);
+
+	if (!err)
+		*out = (long)v;
+	return err;
 }
 
 static int run_point(const struct cfg *c, int cmp, long ceiling, struct point *pt)
@@ -202,28 +214,59 @@ int bench_tlbie_main(int argc, char **argv)
 	struct point *pts, *best = NULL;
 	unsigned int npts = 0;
 	uint64_t t0;
-	int opt, bad = 0;
+	int opt, bad = 0, err = 0;
 
 	parse_list("0,8,16,24,30,31,32,33,34,40,48,51,52,64,128,256", &c);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
-		case 's': shm_mb = strtoul(optarg, NULL, 0); break;
-		case 'p': c.page_kb = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'k': chunk_kb = strtoul(optarg, NULL, 0); break;
-		case 'w': c.ws_pages = strtoul(optarg, NULL, 0); break;
-		case 'i': c.iters = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'c': bad |= parse_list(optarg, &c) != 0; break;
+		case 's':
+			err = bench_parse_ulong("--shm-mb", optarg, 1, ULONG_MAX / 1024, &shm_mb);
+			break;
+		case 'p':
+			err = bench_parse_uint("--page-kb", optarg, 1, UINT_MAX, &c.page_kb);
+			break;
+		case 'k':
+			err = bench_parse_ulong("--chunk-kb", optarg, 0, ULONG_MAX, &chunk_kb);
+			break;
+		case 'w':
+			err = bench_parse_ulong("--ws-pages", optarg, 1, 1UL << 24, &c.ws_pages);
+			break;
+		case 'i':
+			err = bench_parse_uint("--iters", optarg, 1, UINT_MAX, &c.iters);
+			break;
+		case 'c':
+			err = parse_list(optarg, &c);
+			if (err)
+				fprintf(stderr, "tlbgen-bench: --ceilings: '%s' is not a list of "
+					"numbers\n", optarg);
+			break;
 		case 'C': c.costs = optarg; break;
-		case 'I': inv = strtol(optarg, NULL, 0); break;
-		case 'F': full = strtol(optarg, NULL, 0); break;
-		case 'R': refill = strtol(optarg, NULL, 0); break;
-		case 'S': c.sets = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'W': c.ways = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'I':
+			err = parse_cycles("--inv-cycles", optarg, &inv);
+			break;
+		case 'F':
+			err = parse_cycles("--full-cycles", optarg, &full);
+			break;
+		case 'R':
+			err = parse_cycles("--refill-cycles", optarg, &refill);
+			break;
+		case 'S':
+			err = bench_parse_uint("--tlb-sets", optarg, 1, 65536, &c.sets);
+			break;
+		case 'W':
+			err = bench_parse_uint("--tlb-ways", optarg, 1, 64, &c.ways);
+			break;
 		case 'P': c.chase_per_iter = true; break;
-		case 'M': c.mixed = strtoul(optarg, NULL, 0); break;
+		case 'M':
+			err = bench_parse_ulong("--mixed", optarg, 0, 100000, &c.mixed);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1;
+		}
+		if (err) {
+			usage(stderr);
+			return 2;
 		}
 	}
 	tlbgen_cost_model_default(&c.cost);

@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -346,6 +347,28 @@ static void usage(FILE *f)
 		   "  --cpus A,B   the two real CPUs (default: the first two allowed)\n");
 }
 
+/* --cpus A,B: two real CPU numbers. */
+static int parse_cpu_pair(const char *arg, int hosts[2])
+{
+	size_t n1 = strspn(arg, "0123456789"), n2 = arg[n1] == ',' ?
+		strspn(arg + n1 + 1, "0123456789") : 0;
+	unsigned int v[2];
+	char first[16];
+
+	if (!n1 || !n2 || arg[n1 + 1 + n2] || n1 >= sizeof(first)) {
+		fprintf(stderr, "tlbgen-bench: --cpus: '%s' is not two numbers A,B\n", arg);
+		return -EINVAL;
+	}
+	memcpy(first, arg, n1);
+	first[n1] = 0;
+	if (bench_parse_uint("--cpus", first, 0, INT_MAX, &v[0]) ||
+	    bench_parse_uint("--cpus", arg + n1 + 1, 0, INT_MAX, &v[1]))
+		return -EINVAL;
+	hosts[0] = (int)v[0];
+	hosts[1] = (int)v[1];
+	return 0;
+}
+
 int bench_transport_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -366,14 +389,19 @@ int bench_transport_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			rounds = (unsigned int)strtoul(optarg, NULL, 0);
+			if (bench_parse_uint("--rounds", optarg, 1, 1000, &rounds)) {
+				usage(stderr);
+				return 2;
+			}
 			break;
 		case 'i':
-			iters = (unsigned int)strtoul(optarg, NULL, 0);
+			if (bench_parse_uint("--iters", optarg, 1, 10000000, &iters)) {
+				usage(stderr);
+				return 2;
+			}
 			break;
 		case 'c':
-			if (sscanf(optarg, "%d,%d", &hosts[0], &hosts[1]) != 2 || hosts[0] < 0 ||
-			    hosts[1] < 0) {
+			if (parse_cpu_pair(optarg, hosts)) {
 				usage(stderr);
 				return 2;
 			}

@@ -272,7 +272,7 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	if (o->trace_reads && (err = install_acct(&r, o->tasks)))
 		goto out;
 	if (o->hw)
-		bench_hw_start(&res->hw);
+		bench_hw_start(o->hw, &res->hw);
 	for (; started < o->tasks; started++) {
 		args[started] = (struct task_arg){ &r, started };
 		if (pthread_create(&th[started], NULL, task_main, &args[started])) {

@@ -4,7 +4,7 @@
  * the x86 / arm64 / riscv hooks, stepped mode, judged by the oracle and
  * the counters (reference §1.9, §3, §9 behaviour 8).
  */
-#include "batch_common.h"
+#include "tlbgen-test.h"
 
 static const char *const arches[] = { "x86", "arm64", "riscv" };
 
@@ -30,7 +30,7 @@ static void test_no_stale_after_flush(void **state)
 		struct tlbgen_unmap_batch *u;
 
 		snprintf(ch, sizeof(ch), "batch_arch=%s", arches[a]);
-		sys = mk_sys(4, TLBGEN_MODE_STEPPED, "latest", ch);
+		sys = t_sys_mode(4, TLBGEN_MODE_STEPPED, "latest", ch);
 		assert_int_equal(tlbgen_mm__create(sys, 16, &mm), 0);
 		assert_int_equal(tlbgen_unmap_batch__create(sys, &u), 0);
 		run_and_fill(sys, mm, 4, 8);
@@ -46,12 +46,12 @@ static void test_no_stale_after_flush(void **state)
 		assert_int_equal(tlbgen_unmap_batch__writable(u), 0);
 		assert_int_equal(tlbgen_mm__tlb_flush_batched(mm), 8);
 		/* Deferred: nobody was interrupted yet. */
-		assert_int_equal(stat_sys(sys, TLBGEN_STAT_IPI_SENT), 0);
+		assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
 		if (a == 1) {
 			/* arm64: 8 TLBIs posted, none complete: the remote entry is
 			 * still usable, and legal, before the DSB. */
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_TLBI), 8);
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_DSB), 0);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_TLBI), 8);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_DSB), 0);
 			assert_int_equal(tlbgen_tlbbatch__pending_tlbi(tlbgen_unmap_batch__arch(u)), 8);
 			assert_int_equal(tlbgen_access(sys, 1, PG(0)), 1);
 			assert_int_equal(tlbgen_oracle__violations(sys), 0);
@@ -68,21 +68,21 @@ static void test_no_stale_after_flush(void **state)
 		/* One shootdown for the batch: one IPI per remote CPU at most. */
 		switch (a) {
 		case 0:	/* x86: lazy CPU 3 skipped */
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_IPI_SENT), 2);
-			assert_int_equal(stat_cpu(sys, 3, TLBGEN_STAT_IPI_RECEIVED), 0);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 2);
+			assert_int_equal(t_cpu_stat(sys, 3, TLBGEN_STAT_IPI_RECEIVED), 0);
 			break;
 		case 1:	/* arm64: no IPI, one DSB */
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_IPI_SENT), 0);
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_DSB), 1);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_DSB), 1);
 			assert_int_equal(tlbgen_tlbbatch__pending_tlbi(tlbgen_unmap_batch__arch(u)), 0);
 			break;
 		default: /* riscv: no lazy filter */
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_IPI_SENT), 3);
-			assert_int_equal(stat_cpu(sys, 3, TLBGEN_STAT_IPI_RECEIVED), 1);
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_FULL_FLUSH), 4);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 3);
+			assert_int_equal(t_cpu_stat(sys, 3, TLBGEN_STAT_IPI_RECEIVED), 1);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_FULL_FLUSH), 4);
 			break;
 		}
-		assert_int_equal(stat_cpu(sys, 0, TLBGEN_STAT_FLUSH_INITIATED), 1);
+		assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_FLUSH_INITIATED), 1);
 
 		/* Every CPU now walks the page table for the unmapped pages. */
 		assert_int_equal(tlbgen_switch_mm(sys, 3, mm), 0);
@@ -114,7 +114,7 @@ static void test_unbatched_baseline(void **state)
 		struct tlbgen_unmap_batch *u;
 
 		snprintf(ch, sizeof(ch), "batch_arch=%s,batched_unmap=off", arches[a]);
-		sys = mk_sys(3, TLBGEN_MODE_STEPPED, "v6.0", ch);
+		sys = t_sys_mode(3, TLBGEN_MODE_STEPPED, "v6.0", ch);
 		assert_int_equal(tlbgen_mm__create(sys, 16, &mm), 0);
 		assert_int_equal(tlbgen_unmap_batch__create(sys, &u), 0);
 		run_and_fill(sys, mm, 3, 8);
@@ -130,14 +130,14 @@ static void test_unbatched_baseline(void **state)
 		}
 		assert_int_equal(tlbgen_mm__tlb_flush_batched(mm), 0);
 		assert_int_equal(tlbgen_unmap_batch__flush_required(u), 0);
-		assert_int_equal(stat_cpu(sys, 0, TLBGEN_STAT_FLUSH_INITIATED), 8);
+		assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_FLUSH_INITIATED), 8);
 		if (a == 1) {
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_TLBI), 8);
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_DSB), 8);
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_IPI_SENT), 0);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_TLBI), 8);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_DSB), 8);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
 		} else {
 			/* one shootdown per page: 2 remote CPUs x 8 pages */
-			assert_int_equal(stat_sys(sys, TLBGEN_STAT_IPI_SENT), 16);
+			assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 16);
 		}
 		assert_int_equal(tlbgen_oracle__violations(sys), 0);
 		assert_int_equal(tlbgen_unmap_batch__destroy(u), 0);
@@ -153,7 +153,7 @@ static void test_unbatched_baseline(void **state)
  */
 static void run_fault_race(const char *choices, bool expect_stale)
 {
-	struct tlbgen_system *sys = mk_sys(3, TLBGEN_MODE_STEPPED, "latest", choices);
+	struct tlbgen_system *sys = t_sys_mode(3, TLBGEN_MODE_STEPPED, "latest", choices);
 	struct tlbgen_mm *mm;
 	struct tlbgen_unmap_batch *u;
 
@@ -222,7 +222,7 @@ static void inject_add(struct tlbgen_system *sys, unsigned int cpu, struct tlbge
 /* 3 deferred unmaps on CPU 0 of a fresh 2-CPU system (both CPUs run the mm). */
 static struct tlbgen_system *three_adds(struct tlbgen_mm **mm, struct tlbgen_unmap_batch **u)
 {
-	struct tlbgen_system *sys = mk_sys(2, TLBGEN_MODE_STEPPED, "v6.0", NULL);
+	struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_STEPPED, "v6.0", NULL);
 
 	assert_int_equal(tlbgen_mm__create(sys, 64, mm), 0);
 	assert_int_equal(tlbgen_unmap_batch__create(sys, u), 0);
@@ -256,31 +256,31 @@ static void test_pending_flushed_word(void **state)
 	(void)state;
 	/* 3 adds -> word 3; flush_tlb_batched_pending -> 1 full mm flush, 0x30003. */
 	sys = three_adds(&mm, &u);
-	f0 = stat_mm(mm, TLBGEN_STAT_FLUSH_INITIATED);
+	f0 = t_mm_stat(mm, TLBGEN_STAT_FLUSH_INITIATED);
 	assert_int_equal(tlbgen_flush_tlb_batched_pending(sys, 1, mm, NULL), 1);
 	tlbgen_run_until_idle(sys);
-	assert_int_equal(stat_mm(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 1);
-	assert_int_equal(stat_cpu(sys, 0, TLBGEN_STAT_FULL_FLUSH) +
-			 stat_cpu(sys, 1, TLBGEN_STAT_FULL_FLUSH), 2);	/* both CPUs, fully */
+	assert_int_equal(t_mm_stat(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 1);
+	assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_FULL_FLUSH) +
+			 t_cpu_stat(sys, 1, TLBGEN_STAT_FULL_FLUSH), 2);	/* both CPUs, fully */
 	assert_int_equal(tlbgen_mm__tlb_flush_batched(mm), 0x30003);
 	assert_int_equal(tlbgen_flush_tlb_batched_pending(sys, 1, mm, NULL), 0);
-	assert_int_equal(stat_mm(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 1);
+	assert_int_equal(t_mm_stat(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 1);
 	finish_sys(sys, u);
 
 	/* A 4th add between the flush and the cmpxchg: the cmpxchg fails ... */
 	sys = three_adds(&mm, &u);
 	in.u = u;
 	in.addr = PG(3);
-	f0 = stat_mm(mm, TLBGEN_STAT_FLUSH_INITIATED);
+	f0 = t_mm_stat(mm, TLBGEN_STAT_FLUSH_INITIATED);
 	assert_int_equal(tlbgen_flush_tlb_batched_pending(sys, 1, mm, &o), 1);
 	tlbgen_run_until_idle(sys);
 	assert_int_equal(in.calls, 1);
 	assert_int_equal(tlbgen_mm__tlb_flush_batched(mm), 4);
-	assert_int_equal(stat_mm(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 1);
+	assert_int_equal(t_mm_stat(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 1);
 	/* ... so the next caller flushes again. */
 	assert_int_equal(tlbgen_flush_tlb_batched_pending(sys, 1, mm, NULL), 1);
 	tlbgen_run_until_idle(sys);
-	assert_int_equal(stat_mm(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 2);
+	assert_int_equal(t_mm_stat(mm, TLBGEN_STAT_FLUSH_INITIATED) - f0, 2);
 	assert_int_equal(tlbgen_mm__tlb_flush_batched(mm), 0x40004);
 	assert_int_equal(tlbgen_flush_tlb_batched_pending(sys, 1, mm, NULL), 0);
 	finish_sys(sys, u);
@@ -288,7 +288,7 @@ static void test_pending_flushed_word(void **state)
 
 static void test_pending_overflow_reset(void **state)
 {
-	struct tlbgen_system *sys = mk_sys(2, TLBGEN_MODE_STEPPED, "v6.0", NULL);
+	struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_STEPPED, "v6.0", NULL);
 	struct tlbgen_mm *mm;
 	struct tlbgen_unmap_batch *u;
 
@@ -323,7 +323,7 @@ static void test_pending_overflow_reset(void **state)
  */
 static long reclaim_run(const char *profile, uint64_t *early_skips)
 {
-	struct tlbgen_system *sys = mk_sys(3, TLBGEN_MODE_STEPPED, profile, "batch_arch=x86");
+	struct tlbgen_system *sys = t_sys_mode(3, TLBGEN_MODE_STEPPED, profile, "batch_arch=x86");
 	struct tlbgen_mm *mm;
 	struct tlbgen_unmap_batch *u;
 	long v;
@@ -353,7 +353,7 @@ static long reclaim_run(const char *profile, uint64_t *early_skips)
 			for (unsigned int p = 0; p < 16; p++)
 				assert_true(tlbgen_access(sys, c, PG(p)) >= 0);
 	}
-	*early_skips = stat_sys(sys, TLBGEN_STAT_EARLY_SKIP);
+	*early_skips = t_sys_stat(sys, TLBGEN_STAT_EARLY_SKIP);
 	v = tlbgen_oracle__violations(sys);
 	if (v) {
 		struct tlbgen_violation vi;
@@ -372,7 +372,7 @@ static void test_seed000_reclaim_stepped(void **state)
 	uint64_t skips;
 
 	(void)state;
-	tlbgen_set_print(quiet_print);
+	tlbgen_set_print(t_quiet_print);
 	/* 2 victims x 16 stale pages, in both rounds (round 2 re-fills then skips again) */
 	assert_int_equal(reclaim_run("v6.0-aa44284960", &skips), 64);
 	/* the two victims and the reclaimer itself, in each round */
@@ -383,8 +383,8 @@ static void test_seed000_reclaim_stepped(void **state)
 
 static void test_args(void **state)
 {
-	struct tlbgen_system *sys = mk_sys(2, TLBGEN_MODE_STEPPED, "latest", NULL);
-	struct tlbgen_system *other = mk_sys(2, TLBGEN_MODE_STEPPED, "latest", NULL);
+	struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_STEPPED, "latest", NULL);
+	struct tlbgen_system *other = t_sys_mode(2, TLBGEN_MODE_STEPPED, "latest", NULL);
 	struct tlbgen_mm *mm;
 	struct tlbgen_unmap_batch *u, *uo;
 	TLBGEN_OPTS(tlbgen_batched_pending_opts, o);

@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "batch_common.h"
+#include "tlbgen-test.h"
 
 #define NPAGES 16
 
@@ -52,7 +52,7 @@ static void reclaim(const char *profile, const char *choices, int *audit, int *h
 	struct tlbgen_unmap_batch *u;
 	pthread_t t;
 
-	r.sys = mk_sys(2, TLBGEN_MODE_THREADED, profile, choices);
+	r.sys = t_sys_mode(2, TLBGEN_MODE_THREADED, profile, choices);
 	assert_int_equal(tlbgen_mm__create(r.sys, NPAGES, &r.mm), 0);
 	assert_int_equal(tlbgen_unmap_batch__create(r.sys, &u), 0);
 	pthread_barrier_init(&r.a, NULL, 2);
@@ -72,7 +72,7 @@ static void reclaim(const char *profile, const char *choices, int *audit, int *h
 	pthread_barrier_wait(&r.b);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(r.err, 0);
-	assert_true(stat_cpu(r.sys, 1, TLBGEN_STAT_IPI_RECEIVED) >= 1);
+	assert_true(t_cpu_stat(r.sys, 1, TLBGEN_STAT_IPI_RECEIVED) >= 1);
 
 	*audit = r.audit;
 	*hits = r.hits;
@@ -91,7 +91,7 @@ static void test_seed000_threaded(void **state)
 	long viol;
 
 	(void)state;
-	tlbgen_set_print(quiet_print);
+	tlbgen_set_print(t_quiet_print);
 	reclaim("v6.0-aa44284960", "batch_arch=x86", &audit, &hits, &viol);
 	assert_int_equal(audit, NPAGES);
 	assert_int_equal(hits, NPAGES);
@@ -119,7 +119,7 @@ static void test_riscv_threaded(void **state)
 /* arm64's DSB edits other CPUs' simulated TLBs: refused with the oracle on. */
 static void test_arm64_threaded_refused(void **state)
 {
-	struct tlbgen_system *sys = mk_sys(2, TLBGEN_MODE_THREADED, "latest", "batch_arch=arm64");
+	struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_THREADED, "latest", "batch_arch=arm64");
 	struct tlbgen_mm *mm;
 	struct tlbgen_unmap_batch *u;
 

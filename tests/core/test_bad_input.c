@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 #define NCPU 4
 #define NPAGES 64

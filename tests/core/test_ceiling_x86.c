@@ -5,7 +5,7 @@
  * Run under a profile with the ceiling in flush_tlb_mm_range (v6.0) and one
  * with it in get_flush_tlb_info (latest, 4a02ed8e1cc3).
  */
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 #define HUGE_SHIFT 21
 #define PAGES_PER_HUGE (1UL << (HUGE_SHIFT - TLBGEN_PAGE_SHIFT))

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 static bool same_events(const struct t_rec *x, const struct t_rec *y)
 {

@@ -5,7 +5,7 @@
  * mask -> flush_tlb_multi (self included, run after the remote dispatch);
  * else mm loaded here -> local flush with IRQs off; else no flush at all.
  */
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 /* A single-threaded mm: 1000 flushes are 1000 local flushes and no IPI. */
 static void test_single_threaded_mm(void **state)

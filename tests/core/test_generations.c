@@ -3,7 +3,7 @@
  * Reference §9 behaviours 1 and 2: generation catch-up, partial-flush
  * eligibility, the aa44284960 early skip and TLB_GENERATION_INVALID.
  */
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 struct gen_fix {
 	struct tlbgen_system *sys;

@@ -5,7 +5,7 @@
  * (clear-on-switch up to 6.13; lazy clearing with once-per-HZ trimming since
  * 209954cbc7d0/6db2526c1d69, the initiator clearing itself per 953753db887f).
  */
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 static bool lazy_mask(const struct tlbgen_system *sys)
 {

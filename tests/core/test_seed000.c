@@ -9,7 +9,7 @@
  *    workload of overlapping 1-page flushes, counting mm tlb_gen reads per
  *    remote flush_tlb_func call.
  */
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 enum { ZAPPER = 0, VICTIM = 1 };
 #define ADDR PG(9)

@@ -5,7 +5,7 @@
  * initiators waiting on their csds, the condition evaluated late (per target,
  * at enqueue time: d39268ad24c0 reverted the early pre-pass of 6035152d8eeb).
  */
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 enum { A = 0, B = 1, C = 2, D = 3 };
 

@@ -11,36 +11,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <cmocka.h>
 #include <tlbgen/tlbgen.h>
 
-#define PG TLBGEN_PAGE_SIZE
+#include "tlbgen-test.h"
 
-static struct tlbgen_system *mk(unsigned int cpus, const char *profile)
-{
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = cpus, .mode = TLBGEN_MODE_STEPPED,
-		    .profile = profile, .seed = 1);
-	struct tlbgen_system *sys = NULL;
-
-	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
-	return sys;
-}
-
-static uint64_t stat(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_stat s)
-{
-	uint64_t st[TLBGEN_STAT_NR];
-
-	assert_int_equal(tlbgen_stats__cpu(sys, cpu, st, TLBGEN_STAT_NR), TLBGEN_STAT_NR);
-	return st[s];
-}
-
-static uint64_t sysstat(struct tlbgen_system *sys, enum tlbgen_stat s)
-{
-	uint64_t st[TLBGEN_STAT_NR];
-
-	assert_int_equal(tlbgen_stats__system(sys, st, TLBGEN_STAT_NR), TLBGEN_STAT_NR);
-	return st[s];
-}
 
 static uint64_t fstat(struct tlbgen_system *sys, enum tlbgen_fault_stat s)
 {
@@ -55,13 +29,13 @@ static uint64_t fstat(struct tlbgen_system *sys, enum tlbgen_fault_stat s)
 static void x86_flush(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned long units,
 		      unsigned int shift, uint64_t *pages, uint64_t *full)
 {
-	uint64_t p0 = stat(sys, 0, TLBGEN_STAT_PAGES_INVALIDATED);
-	uint64_t f0 = stat(sys, 0, TLBGEN_STAT_FULL_FLUSH);
+	uint64_t p0 = t_cpu_stat(sys, 0, TLBGEN_STAT_PAGES_INVALIDATED);
+	uint64_t f0 = t_cpu_stat(sys, 0, TLBGEN_STAT_FULL_FLUSH);
 
 	assert_int_equal(tlbgen_flush_tlb_mm_range(sys, 0, mm, 0, units << shift, shift, false), 0);
 	tlbgen_run_until_idle(sys);
-	*pages = stat(sys, 0, TLBGEN_STAT_PAGES_INVALIDATED) - p0;
-	*full = stat(sys, 0, TLBGEN_STAT_FULL_FLUSH) - f0;
+	*pages = t_cpu_stat(sys, 0, TLBGEN_STAT_PAGES_INVALIDATED) - p0;
+	*full = t_cpu_stat(sys, 0, TLBGEN_STAT_FULL_FLUSH) - f0;
 }
 
 /* §9.3 on the real flush path, for both places of the ceiling (4a02ed8e1cc3). */
@@ -71,7 +45,7 @@ static void test_x86_behaviour3(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 2; i++) {
-		struct tlbgen_system *sys = mk(2, profiles[i]);
+		struct tlbgen_system *sys = t_sys(profiles[i], 2, 1);
 		struct tlbgen_mm *mm;
 		uint64_t pages, full;
 
@@ -110,7 +84,7 @@ static void expect_rule(struct tlbgen_system *sys, enum tlbgen_ceiling_arch arch
 /* n-1, n, n+1 units for every arch, in its own units and comparison. */
 static void test_arch_boundaries(void **state)
 {
-	struct tlbgen_system *sys = mk(1, NULL);
+	struct tlbgen_system *sys = t_sys(NULL, 1, 1);
 	struct { enum tlbgen_ceiling_arch arch; unsigned long n; bool ge; } a[] = {
 		{ TLBGEN_ARCH_X86, 33, false },
 		{ TLBGEN_ARCH_PPC_RADIX_GLOBAL, 33, false },
@@ -141,31 +115,31 @@ static void test_arch_units_and_zero(void **state)
 	(void)state;
 	/* riscv: 64 pages + 1 byte is DIV_ROUND_UP = 65 > 64. */
 	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_RISCV, 64, TLBGEN_CEILING_GT, 0,
-						 64 * PG + 1, 12, &d), 0);
+						 64 * TLBGEN_PAGE_SIZE + 1, 12, &d), 0);
 	assert_true(d.full);
 	/* x86 truncates: (64 pages + 1 byte) >> 12 = 64 > 33 -> full; 33 pages + 1 byte -> 33, ranged, 34 ops. */
 	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, 33, TLBGEN_CEILING_GT, 0,
-						 33 * PG + 1, 12, &d), 0);
+						 33 * TLBGEN_PAGE_SIZE + 1, 12, &d), 0);
 	assert_false(d.full);
 	assert_int_equal(d.ops, 34);
 	/* arm64: an unaligned 511-page range spanning 512 pages is full. */
 	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_ARM64, 512, TLBGEN_CEILING_GE, 100,
-						 100 + 511 * PG, 12, &d), 0);
+						 100 + 511 * TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_true(d.full);
 	/* Ceiling 0: ">" turns every non-empty range full, an empty one ranged with 0 ops. */
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, 0, TLBGEN_CEILING_GT, 0, PG, 12, &d), 0);
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, 0, TLBGEN_CEILING_GT, 0, TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_true(d.full);
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, 0, TLBGEN_CEILING_GT, PG, PG, 12, &d), 0);
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, 0, TLBGEN_CEILING_GT, TLBGEN_PAGE_SIZE, TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_false(d.full);
 	assert_int_equal(d.ops, 0);
 	/* arm64 ">=" with 0: even an empty range flushes the mm. */
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_ARM64, 0, TLBGEN_CEILING_GE, PG, PG, 12, &d), 0);
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_ARM64, 0, TLBGEN_CEILING_GE, TLBGEN_PAGE_SIZE, TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_true(d.full);
 	/* riscv with 0: size <= stride is still one page flush. */
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_RISCV, 0, TLBGEN_CEILING_GT, 0, PG, 12, &d), 0);
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_RISCV, 0, TLBGEN_CEILING_GT, 0, TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_false(d.full);
 	assert_int_equal(d.ops, 1);
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_RISCV, 0, TLBGEN_CEILING_GT, 0, 2 * PG, 12, &d), 0);
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_RISCV, 0, TLBGEN_CEILING_GT, 0, 2 * TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_true(d.full);
 	/* TLB_FLUSH_ALL is always full. */
 	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_PPC_RADIX_LOCAL, 256, TLBGEN_CEILING_GT, 0,
@@ -173,22 +147,22 @@ static void test_arch_units_and_zero(void **state)
 	assert_true(d.full);
 	/* powerpc: a ranged flush of >= PMD_SIZE also flushes the PWC. */
 	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_PPC_RADIX_LOCAL, 256, TLBGEN_CEILING_GT, 0,
-						 512 * PG, 12, &d), 0);
+						 512 * TLBGEN_PAGE_SIZE, 12, &d), 0);
 	assert_true(d.full);
 	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_PPC_RADIX_LOCAL, 256, TLBGEN_CEILING_GT, 0,
 						 32 << 16, 16, &d), 0);
 	assert_false(d.full);
 	assert_true(d.pwc);
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, -1, TLBGEN_CEILING_GT, 0, PG, 12, &d),
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_X86, -1, TLBGEN_CEILING_GT, 0, TLBGEN_PAGE_SIZE, 12, &d),
 			 -EINVAL);
-	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_NR, 1, TLBGEN_CEILING_GT, 0, PG, 12, &d),
+	assert_int_equal(tlbgen_range_flush_rule(TLBGEN_ARCH_NR, 1, TLBGEN_CEILING_GT, 0, TLBGEN_PAGE_SIZE, 12, &d),
 			 -EINVAL);
 }
 
 /* Negative values are rejected like the debugfs write: -EINVAL, nothing changes. */
 static void test_negative_rejected(void **state)
 {
-	struct tlbgen_system *sys = mk(1, NULL);
+	struct tlbgen_system *sys = t_sys(NULL, 1, 1);
 
 	(void)state;
 	for (int a = 0; a < TLBGEN_ARCH_NR; a++) {
@@ -212,7 +186,7 @@ static void test_negative_rejected(void **state)
 /* Seed 004: the RFC's 32 with >= makes exactly 32 pages (2 MiB of 64 KiB pages) a PID flush. */
 static void test_ppc_rfc_32_ge(void **state)
 {
-	struct tlbgen_system *sys = mk(2, NULL);
+	struct tlbgen_system *sys = t_sys(NULL, 2, 1);
 	struct tlbgen_range_flush d;
 	struct tlbgen_cost_account a0, a1;
 	struct tlbgen_mm *mm;
@@ -233,23 +207,23 @@ static void test_ppc_rfc_32_ge(void **state)
 
 	/* On the simulated TLBs (model pages): CPU 1's entries go, CPU 0 pays. */
 	for (unsigned long p = 32; p < 40; p++)
-		assert_int_equal(tlbgen_access(sys, 1, p * PG), 0);
+		assert_int_equal(tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE), 0);
 	assert_int_equal(tlbgen_cost__reset(sys), 0);
-	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 31 * PG, 12, &d),
+	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 31 * TLBGEN_PAGE_SIZE, 12, &d),
 			 TLBGEN_PPC_FLUSH_GLOBAL);
 	assert_false(d.full);
-	assert_int_equal(tlbgen_access(sys, 1, 32 * PG), 1);	/* outside the range: kept */
-	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 32 * PG, 12, &d),
+	assert_int_equal(tlbgen_access(sys, 1, 32 * TLBGEN_PAGE_SIZE), 1);	/* outside the range: kept */
+	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 32 * TLBGEN_PAGE_SIZE, 12, &d),
 			 TLBGEN_PPC_FLUSH_GLOBAL);
 	assert_true(d.full);
-	assert_int_equal(tlbgen_access(sys, 1, 33 * PG), 0);	/* PID flushed everywhere */
+	assert_int_equal(tlbgen_access(sys, 1, 33 * TLBGEN_PAGE_SIZE), 0);	/* PID flushed everywhere */
 	assert_int_equal(tlbgen_cost__cpu(sys, 0, &a0), 0);
 	assert_int_equal(tlbgen_cost__cpu(sys, 1, &a1), 0);
 	assert_int_equal(a0.inv_pages, 31);
 	assert_int_equal(a0.full_flushes, 1);
 	assert_int_equal(a1.inv_pages + a1.full_flushes, 0);
 	assert_int_equal(a1.refills, 1);
-	assert_int_equal(sysstat(sys, TLBGEN_STAT_IPI_SENT), 0);	/* tlbie: no IPIs */
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);	/* tlbie: no IPIs */
 	assert_int_equal(tlbgen_oracle__violations(sys), 0);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
@@ -257,26 +231,26 @@ static void test_ppc_rfc_32_ge(void **state)
 /* powerpc local vs global follows mm_cpumask. */
 static void test_ppc_local_global(void **state)
 {
-	struct tlbgen_system *sys = mk(2, "v6.0");
+	struct tlbgen_system *sys = t_sys("v6.0", 2, 1);
 	struct tlbgen_range_flush d;
 	struct tlbgen_mm *mm;
 
 	(void)state;
 	assert_int_equal(tlbgen_mm__create(sys, 512, &mm), 0);
 	assert_int_equal(tlbgen_ppc_radix_flush_type(sys, 0, mm), TLBGEN_PPC_FLUSH_NONE);
-	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 200 * PG, 12, &d),
+	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 200 * TLBGEN_PAGE_SIZE, 12, &d),
 			 TLBGEN_PPC_FLUSH_NONE);
 	assert_int_equal(d.ops, 0);
 	assert_int_equal(tlbgen_switch_mm(sys, 0, mm), 0);
-	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 200 * PG, 12, &d),
+	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 200 * TLBGEN_PAGE_SIZE, 12, &d),
 			 TLBGEN_PPC_FLUSH_LOCAL);
 	assert_false(d.full);	/* 200 <= 256 */
 	assert_int_equal(d.ops, 200);
 	assert_int_equal(tlbgen_switch_mm(sys, 1, mm), 0);
-	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 200 * PG, 12, &d),
+	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 200 * TLBGEN_PAGE_SIZE, 12, &d),
 			 TLBGEN_PPC_FLUSH_GLOBAL);
 	assert_true(d.full);	/* 200 > 33 */
-	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 513 * PG, 12, &d), -EINVAL);
+	assert_int_equal(tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, 0, 513 * TLBGEN_PAGE_SIZE, 12, &d), -EINVAL);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
@@ -287,13 +261,13 @@ static void test_ppc_local_global(void **state)
 static void pf3_pages(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned long n)
 {
 	for (unsigned long p = 0; p < n; p++) {
-		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * PG, WR | THR),
+		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * TLBGEN_PAGE_SIZE, WR | THR),
 				 (int)TLBGEN_VM_FAULT_RETRY);
-		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * PG,
+		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * TLBGEN_PAGE_SIZE,
 							WR | THR | TLBGEN_FAULT_FLAG_TRIED), 0);
 		tlbgen_run_until_idle(sys);
 		/* The retry made it dirty and young, flush or no flush. */
-		assert_int_equal(tlbgen_pte__flags(mm, p * PG),
+		assert_int_equal(tlbgen_pte__flags(mm, p * TLBGEN_PAGE_SIZE),
 				 TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG);
 	}
 }
@@ -301,7 +275,7 @@ static void pf3_pages(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned 
 static struct tlbgen_system *pf3_setup(const char *hook, const char *skip, unsigned long n,
 				       struct tlbgen_mm **mm)
 {
-	struct tlbgen_system *sys = mk(2, "latest");
+	struct tlbgen_system *sys = t_sys("latest", 2, 1);
 
 	assert_int_equal(tlbgen_system__set_choice(sys, "flush_tlb_fix_spurious_fault", hook), 0);
 	assert_int_equal(tlbgen_system__set_choice(sys, "spurious_skip_tried", skip), 0);
@@ -310,7 +284,7 @@ static struct tlbgen_system *pf3_setup(const char *hook, const char *skip, unsig
 	assert_int_equal(tlbgen_switch_mm(sys, 0, *mm), 0);
 	assert_int_equal(tlbgen_switch_mm(sys, 1, *mm), 0);
 	for (unsigned long p = 0; p < n; p++)
-		assert_int_equal(tlbgen_pte_set(sys, 0, *mm, p * PG, TLBGEN_PTEF_NONE), 0);
+		assert_int_equal(tlbgen_pte_set(sys, 0, *mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE), 0);
 	assert_int_equal(tlbgen_stats__reset(sys), 0);
 	return sys;
 }
@@ -328,21 +302,21 @@ static void test_behaviour10_generic(void **state)
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_RETURN_RETRY), n);
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SKIP_TRIED), n);
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS), 0);	/* 0 on retries */
-	assert_int_equal(sysstat(sys, TLBGEN_STAT_IPI_SENT), 0);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
 
 	/* Non-retried write faults on the unchanged PTEs: 1 spurious flush each, cross-CPU. */
 	for (unsigned long p = 0; p < n; p++) {
-		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * PG, WR), 0);
+		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * TLBGEN_PAGE_SIZE, WR), 0);
 		tlbgen_run_until_idle(sys);
 	}
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS), n);
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH), n);
-	assert_int_equal(stat(sys, 0, TLBGEN_STAT_FLUSH_MULTI), n);
-	assert_int_equal(stat(sys, 0, TLBGEN_STAT_IPI_SENT), n);
+	assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_FLUSH_MULTI), n);
+	assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_IPI_SENT), n);
 
 	/* Read faults never flush. */
 	for (unsigned long p = 0; p < n; p++)
-		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * PG,
+		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, p * TLBGEN_PAGE_SIZE,
 							TLBGEN_FAULT_FLAG_ALLOW_RETRY), 0);
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS), n);
 	assert_int_equal(tlbgen_oracle__violations(sys), 0);
@@ -366,8 +340,8 @@ static void test_behaviour10_before_fix(void **state)
 		assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS_RETRIED), n);
 		assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH), h == 1 ? 0 : n);
 		/* Only the generic hook crosses CPUs. */
-		assert_int_equal(sysstat(sys, TLBGEN_STAT_IPI_SENT), h == 0 ? n : 0);
-		assert_int_equal(sysstat(sys, TLBGEN_STAT_FLUSH_INITIATED), h == 0 ? n : 0);
+		assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), h == 0 ? n : 0);
+		assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_FLUSH_INITIATED), h == 0 ? n : 0);
 		assert_int_equal(tlbgen_system__destroy(sys), 0);
 	}
 }
@@ -385,28 +359,28 @@ static void test_local_hook_and_dirty(void **state)
 	assert_int_equal(tlbgen_access(sys, 1, 0), 0);
 	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 0, WR), 0);
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH), 1);
-	assert_int_equal(sysstat(sys, TLBGEN_STAT_IPI_SENT), 0);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
 	assert_int_equal(tlbgen_access(sys, 0, 0), 0);	/* flushed here */
 	assert_int_equal(tlbgen_access(sys, 1, 0), 1);	/* not there */
 
 	/* Writable, clean PTE: a retried write fault changes it (dirty), no flush question. */
-	assert_int_equal(tlbgen_pte_set(sys, 0, mm, PG, TLBGEN_PTEF_WRITE | TLBGEN_PTEF_YOUNG), 0);
-	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, PG, WR | TLBGEN_FAULT_FLAG_TRIED), 0);
-	assert_int_equal(tlbgen_pte__flags(mm, PG),
+	assert_int_equal(tlbgen_pte_set(sys, 0, mm, TLBGEN_PAGE_SIZE, TLBGEN_PTEF_WRITE | TLBGEN_PTEF_YOUNG), 0);
+	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, TLBGEN_PAGE_SIZE, WR | TLBGEN_FAULT_FLAG_TRIED), 0);
+	assert_int_equal(tlbgen_pte__flags(mm, TLBGEN_PAGE_SIZE),
 			 TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG);
 	assert_int_equal(fstat(sys, TLBGEN_FAULT_STAT_CHANGED), 1);
 	/* Read-only PTE, write fault: do_wp_page. */
-	assert_int_equal(tlbgen_pte_set(sys, 0, mm, 2 * PG, TLBGEN_PTEF_YOUNG), 0);
-	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 2 * PG, WR), (int)TLBGEN_VM_FAULT_WP);
-	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 2 * PG, 1U << 12), -EINVAL);
-	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 4 * PG, WR), -EINVAL);
+	assert_int_equal(tlbgen_pte_set(sys, 0, mm, 2 * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_YOUNG), 0);
+	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 2 * TLBGEN_PAGE_SIZE, WR), (int)TLBGEN_VM_FAULT_WP);
+	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 2 * TLBGEN_PAGE_SIZE, 1U << 12), -EINVAL);
+	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 4 * TLBGEN_PAGE_SIZE, WR), -EINVAL);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
 /* The cost model on a hand-computed case. */
 static void test_cost_hand_computed(void **state)
 {
-	struct tlbgen_system *sys = mk(1, "latest");
+	struct tlbgen_system *sys = t_sys("latest", 1, 1);
 	struct tlbgen_cost_model m;
 	struct tlbgen_cost_account a;
 	struct tlbgen_mm *mm;
@@ -428,15 +402,15 @@ static void test_cost_hand_computed(void **state)
 	assert_int_equal(tlbgen_cost__reset(sys), 0);
 
 	for (unsigned long p = 0; p < 10; p++)		/* 10 refills: 70 */
-		assert_int_equal(tlbgen_access(sys, 0, p * PG), 0);
+		assert_int_equal(tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE), 0);
 	for (unsigned long p = 0; p < 10; p++)		/* hits: 0 */
-		assert_int_equal(tlbgen_access(sys, 0, p * PG), 1);
-	assert_int_equal(tlbgen_flush_tlb_mm_range(sys, 0, mm, 0, 4 * PG, 12, false), 0);
+		assert_int_equal(tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE), 1);
+	assert_int_equal(tlbgen_flush_tlb_mm_range(sys, 0, mm, 0, 4 * TLBGEN_PAGE_SIZE, 12, false), 0);
 	for (unsigned long p = 0; p < 10; p++)		/* 4 inv (40) + 4 refills (28) */
-		tlbgen_access(sys, 0, p * PG);
+		tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE);
 	assert_int_equal(tlbgen_flush_tlb_mm(sys, 0, mm), 0);
 	for (unsigned long p = 0; p < 10; p++)		/* 1 full (100) + 10 refills (70) */
-		assert_int_equal(tlbgen_access(sys, 0, p * PG), 0);
+		assert_int_equal(tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE), 0);
 
 	assert_int_equal(tlbgen_cost__cpu(sys, 0, &a), 0);
 	assert_int_equal(a.inv_pages, 4);

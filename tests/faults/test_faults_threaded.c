@@ -13,8 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cmocka.h>
 #include <tlbgen/tlbgen.h>
+
+#include "tlbgen-test.h"
 
 #define N 64
 #define WR (TLBGEN_FAULT_FLAG_WRITE | TLBGEN_FAULT_FLAG_ALLOW_RETRY | TLBGEN_FAULT_FLAG_USER | \

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
 #include <tlbgen/tlbgen.h>
 
 #include "explore_engine.h"
+#include "tlbgen-test.h"
 
 #define OPS_PER_SEED	200
 /* 3 correct profiles x 34000 seeds x 200 ops > 10^5 seeds x 200 ops. */

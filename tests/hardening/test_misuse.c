@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
 #include <errno.h>
 #include <tlbgen/tlbgen.h>
+
+#include "tlbgen-test.h"
 
 #define NCPU	4
 #define PAGES	64UL
@@ -120,19 +121,13 @@ static void check(int line, const char *expr, long ret, long want)
 			   if (memcmp(&before, &after, sizeof(before))) \
 				fail_msg("line %d: %s changed the state", __LINE__, #call); } while (0)
 
-static int quiet(enum tlbgen_print_level l, const char *fmt, va_list ap)
-{
-	(void)l, (void)fmt, (void)ap;
-	return 0;
-}
-
 static int setup(void **state)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, oa, .nr_cpus = NCPU, .profile = "latest", .seed = 7);
 	TLBGEN_OPTS(tlbgen_system_opts, ob, .nr_cpus = 2, .profile = "latest", .seed = 8);
 
 	(void)state;
-	tlbgen_set_print(quiet);
+	tlbgen_set_print(t_quiet_print);
 	memset(&F, 0, sizeof(F));
 	assert_int_equal(tlbgen_system__create(&oa, &F.a), 0);
 	assert_int_equal(tlbgen_system__create(&ob, &F.b), 0);

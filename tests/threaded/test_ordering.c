@@ -56,7 +56,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "thr_common.h"
+#include "tlbgen-test.h"
 
 static const char *window = "sb";
 static unsigned long max_iters = 20000;
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
 		max_iters = strtoul(argv[2], NULL, 0);
 	if (THR_UNDER_SANITIZER && max_iters > 20000)
 		max_iters = 20000;
-	tlbgen_set_print(thr_quiet_print);
+	tlbgen_set_print(t_warn_print);
 	if (tlbgen_policy_register("thr-latest-no-sb-barrier", "latest", "switch_mm_barrier=off",
 				   NULL) ||
 	    tlbgen_policy_register("thr-latest-no-switching", "latest",

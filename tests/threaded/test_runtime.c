@@ -15,7 +15,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "thr_common.h"
+#include "tlbgen-test.h"
 
 static struct tlbgen_system *mk(unsigned int n, const struct tlbgen_runtime_opts *rt,
 				const char *profile)
@@ -203,7 +203,7 @@ static void test_watchdog(void **state)
 		sched_yield();
 	tlbgen_set_print(quiet_all);	/* the report itself is not what we test */
 	assert_int_equal(tlbgen_flush_tlb_mm(t.sys, 0, t.mm), 0);
-	tlbgen_set_print(thr_quiet_print);
+	tlbgen_set_print(t_warn_print);
 	assert_int_equal(tlbgen_runtime__stats(t.sys, &st), 0);
 	assert_true(st.watchdog_reports >= 1);
 	assert_int_equal(tlbgen_cpu__join(t.sys, 1, &ret), 0);
@@ -498,6 +498,6 @@ int main(void)
 		  (void *)(uintptr_t)TLBGEN_IPI_SIGNAL },
 	};
 
-	tlbgen_set_print(thr_quiet_print);
+	tlbgen_set_print(t_warn_print);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

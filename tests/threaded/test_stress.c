@@ -19,7 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "thr_common.h"
+#include "tlbgen-test.h"
 
 #define NR_MM		3
 #define NR_PAGES	64
@@ -245,6 +245,6 @@ int main(int argc, char **argv)
 		broken = !strcmp(argv[5], "broken");
 	if (THR_UNDER_TSAN)
 		ops_per_cpu = ops_per_cpu / 4 > 200 ? ops_per_cpu / 4 : 200;
-	tlbgen_set_print(thr_quiet_print);
+	tlbgen_set_print(t_warn_print);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* tests/core/core_common.c - see core_common.h. */
+/* tests/common/tlbgen-test.c - see tlbgen-test.h. */
 #include <stdlib.h>
 
-#include "core_common.h"
+#include "tlbgen-test.h"
 
 struct tlbgen_system *t_sys_opts(const struct tlbgen_system_opts *opts)
 {
@@ -19,6 +19,18 @@ struct tlbgen_system *t_sys(const char *profile, unsigned int nr_cpus, uint64_t 
 		    .seed = seed, .mode = TLBGEN_MODE_STEPPED);
 
 	return t_sys_opts(&o);
+}
+
+struct tlbgen_system *t_sys_mode(unsigned int n, enum tlbgen_mode mode, const char *profile,
+				 const char *choices)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = n, .mode = mode, .profile = profile,
+		    .seed = 42);
+	struct tlbgen_system *sys = t_sys_opts(&o);
+
+	if (choices)
+		assert_int_equal(tlbgen_system__set_choices(sys, choices), 0);
+	return sys;
 }
 
 struct tlbgen_mm *t_mm(struct tlbgen_system *sys, unsigned long nr_pages)
@@ -91,6 +103,21 @@ int t_idle(struct tlbgen_system *sys)
 
 	assert_true(n >= 0);
 	return n;
+}
+
+int t_quiet_print(enum tlbgen_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+int t_warn_print(enum tlbgen_print_level level, const char *fmt, va_list ap)
+{
+	if (level != TLBGEN_WARN)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
 }
 
 /* ---- recorder ------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tests/hardening/explore_engine.h - a randomized schedule explorer over
+ * harness/explore_engine.h - a randomized schedule explorer over
  * stepped mode, shared by the CMocka test, the libFuzzer target and
  * `tlbgen-bench explore`.
  *

@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tests/core/core_common.h - helpers shared by the core (stepped-mode) tests:
- * system/mm construction that asserts, counter read-out, an event recorder
- * built on the trace hooks, and the overlapping-flush workload of seed 000.
+ * tests/common/tlbgen-test.h - helpers shared by the CMocka tests of every
+ * area: system/mm construction that asserts, counter read-out, quiet print
+ * handlers, an event recorder built on the trace hooks, captured library
+ * messages, the overlapping-flush workload of seed 000, and for the
+ * threaded tests a polling spin barrier, a PRNG and sanitizer detection.
+ * Link with tlbgen_test_dep (tests/common/meson.build).
  */
-#ifndef TLBGEN_TESTS_CORE_COMMON_H
-#define TLBGEN_TESTS_CORE_COMMON_H
+#ifndef TLBGEN_TESTS_TLBGEN_TEST_H
+#define TLBGEN_TESTS_TLBGEN_TEST_H
 
+#include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <errno.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <tlbgen/tlbgen.h>
@@ -29,6 +36,9 @@
 /* A stepped system with `nr_cpus` CPUs under `profile`; asserts on failure. */
 struct tlbgen_system *t_sys(const char *profile, unsigned int nr_cpus, uint64_t seed);
 struct tlbgen_system *t_sys_opts(const struct tlbgen_system_opts *opts);
+/* `n` CPUs in `mode` under `profile` plus extra choices (may be NULL), seed 42. */
+struct tlbgen_system *t_sys_mode(unsigned int n, enum tlbgen_mode mode, const char *profile,
+				 const char *choices);
 struct tlbgen_mm *t_mm(struct tlbgen_system *sys, unsigned long nr_pages);
 
 /* Counters and state, asserting the calls succeed. */
@@ -45,6 +55,11 @@ void t_switch_all(struct tlbgen_system *sys, unsigned int first, unsigned int la
 
 /* Deliver everything; return the number of deliveries. */
 int t_idle(struct tlbgen_system *sys);
+
+/* tlbgen_set_print() handlers: t_quiet_print drops every message,
+ * t_warn_print keeps WARN only (silences the oversubscription notice). */
+int t_quiet_print(enum tlbgen_print_level level, const char *fmt, va_list ap);
+int t_warn_print(enum tlbgen_print_level level, const char *fmt, va_list ap);
 
 /* ---- event recorder (trace hooks) ------------------------------------------ */
 
@@ -110,5 +125,97 @@ struct t_wl_result {
 
 void t_workload(const struct t_wl_params *p, struct t_wl_result *out);
 void t_wl_print(const char *column, const struct t_wl_params *p, const struct t_wl_result *r);
+
+/* ---- threaded tests ------------------------------------------------------- */
+/*
+ * A spin barrier that is an IRQ-enable point (it polls, so a CPU waiting in
+ * it still answers IPIs), a tiny PRNG, and sanitizer detection (iteration
+ * counts shrink under TSan, which serialises and slows everything).
+ */
+#if defined(__SANITIZE_THREAD__)
+#define THR_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define THR_TSAN 1
+#endif
+#endif
+#ifdef THR_TSAN
+#define THR_UNDER_TSAN 1
+#else
+#define THR_UNDER_TSAN 0
+#endif
+/* Any sanitizer: instrumentation reshapes instruction timing. */
+#if defined(__SANITIZE_ADDRESS__) || defined(THR_TSAN)
+#define THR_UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define THR_UNDER_SANITIZER 1
+#endif
+#endif
+#ifndef THR_UNDER_SANITIZER
+#define THR_UNDER_SANITIZER 0
+#endif
+
+static inline void thr_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Sense-counting spin barrier for n emulated CPUs. */
+struct thr_barrier {
+	atomic_uint count;
+	atomic_uint gen;
+	unsigned int n;
+	unsigned int spins;	/* spins before sched_yield (oversubscribed: small) */
+};
+
+static inline void thr_barrier_init(struct thr_barrier *b, unsigned int n, unsigned int spins)
+{
+	atomic_init(&b->count, 0);
+	atomic_init(&b->gen, 0);
+	b->n = n;
+	b->spins = spins;
+}
+
+static inline void thr_barrier_wait(struct thr_barrier *b, struct tlbgen_system *sys,
+				    unsigned int cpu)
+{
+	unsigned int g = atomic_load_explicit(&b->gen, memory_order_acquire);
+	unsigned int spins = 0;
+
+	if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == b->n - 1) {
+		atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&b->gen, memory_order_acquire) == g) {
+		tlbgen_poll(sys, cpu);
+		if (++spins >= b->spins) {
+			spins = 0;
+			sched_yield();
+		} else {
+			thr_relax();
+		}
+	}
+}
+
+static inline uint64_t thr_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static inline unsigned int thr_host_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return (unsigned int)CPU_COUNT(&set);
+}
 
 #endif

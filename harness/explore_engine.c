@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/hardening/explore_engine.c - randomized schedule explorer over
+ * harness/explore_engine.c - randomized schedule explorer over
  * stepped mode (see explore_engine.h for the contract).
  */
 #include <errno.h>
