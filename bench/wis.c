@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench/wis.c - will-it-scale's TLB tests as emulated work (reference §7).
+ * bench/wis.c - will-it-scale's TLB tests as emulated work.
  *
  * Per task, each operation is what one loop iteration of the kernel test
  * does to the TLB machinery:

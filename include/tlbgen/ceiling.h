@@ -9,7 +9,7 @@
  *  - powerpc radix global (tlbie) 33, local (tlbiel) 256 =
  *                 POWER9_TLB_SETS_RADIX * 2, full if nr_pages > ceiling
  *                 (radix_tlb.c); the global test may be switched to the
- *                 2021 RFC's ">=" (seed 004, with 32);
+ *                 2021 RFC's ">=" (Aneesh Kumar, with 32);
  *  - riscv        tlb_flush_all_threshold = 64: size <= stride is always one
  *                 page flush; otherwise full if DIV_ROUND_UP(size, stride) > 64;
  *  - arm64        MAX_DVM_OPS = PTRS_PER_PTE = 512 (no FEAT_TLBIRANGE):

@@ -5,7 +5,7 @@
  * The coherence account needs no PMU: every access the model makes to a
  * shared line (tlbgen/trace.h) is fed to a per-line MESI state machine that
  * counts cacheline transfers. This is the E->S / S->E traffic that Andy
- * Lutomirski and Nadav Amit argued about for aa44284960 (seed 000).
+ * Lutomirski and Nadav Amit argued about for aa44284960.
  *
  * Definitions (per line, per CPU: Modified, Exclusive, Shared, Invalid):
  *  - a *transfer* is an access that has to talk to another CPU's copy: a

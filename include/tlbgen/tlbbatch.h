@@ -40,7 +40,7 @@ TLBGEN_API int tlbgen_tlbbatch__destroy(struct tlbgen_tlbbatch *batch);
  *         is recorded for the oracle only);
  *  arm64: one broadcast TLBI per page, not completed until the batch's
  *         flush (the DSB); see lib/tlbbatch.c for how the oracle treats it;
- *  riscv: OR mm_cpumask(mm) into the batch (seed 002).
+ *  riscv: OR mm_cpumask(mm) into the batch (54d7431af73e).
  * Errors: the common ones of tlbgen/tlb.h; -EINVAL for a bad range or
  * init_mm; -EBUSY while the batch's flush is in flight; -ENOMEM;
  * -EOPNOTSUPP for arm64 on a threaded system with the oracle on (its DSB

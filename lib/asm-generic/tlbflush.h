@@ -71,4 +71,17 @@ static inline void tlbgen__range_rule_ops(unsigned long start, unsigned long end
 	out->ops = out->full ? 1 : tlbgen__div_round_up(end - start, 1UL << shift);
 }
 
+/* The rule of x86 and powerpc: ((end - start) >> shift) pages against the
+ * ceiling; ranged flushes step one stride at a time. */
+static inline void tlbgen__range_rule_pages(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp,
+					    unsigned long start, unsigned long end,
+					    unsigned int shift, struct tlbgen_range_flush *out)
+{
+	if (tlbgen__range_rule_all(end, out))
+		return;
+	out->units = (end - start) >> shift;
+	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
+	tlbgen__range_rule_ops(start, end, shift, out);
+}
+
 #endif

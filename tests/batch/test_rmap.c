@@ -2,7 +2,7 @@
 /*
  * tests/batch/test_rmap.c - the batched-unmap state machine (mm/rmap.c) and
  * the x86 / arm64 / riscv hooks, stepped mode, judged by the oracle and
- * the counters (reference §1.9, §3, §9 behaviour 8).
+ * the counters.
  */
 #include "tlbgen-test.h"
 
@@ -200,7 +200,7 @@ static void test_fault_race_batched_pending(void **state)
 	run_fault_race("batch_arch=arm64,batched_pending=dsb", true);
 }
 
-/* §9 behaviour 8: the pending/flushed word. */
+/* the pending/flushed word. */
 struct inject {
 	struct tlbgen_unmap_batch *u;
 	unsigned long addr;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Reference §9 behaviour 3: x86 tlb_single_page_flush_ceiling (33), strict
+ * X86 tlb_single_page_flush_ceiling (33), strict
  * `>`, counted in stride units; the debugfs knob accepts 0 and rejects < 0.
  * Run under a profile with the ceiling in flush_tlb_mm_range (v6.0) and one
  * with it in get_flush_tlb_info (latest, 4a02ed8e1cc3).

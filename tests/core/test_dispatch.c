@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Reference §9 behaviour 4: initiator dispatch in flush_tlb_mm_range():
+ * Initiator dispatch in flush_tlb_mm_range():
  * bump tlb_gen (full barrier) before reading mm_cpumask; another CPU in the
  * mask -> flush_tlb_multi (self included, run after the remote dispatch);
  * else mm loaded here -> local flush with IRQs off; else no flush at all.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Reference §9 behaviours 1 and 2: generation catch-up, partial-flush
+ * Generation catch-up, partial-flush
  * eligibility, the aa44284960 early skip and TLB_GENERATION_INVALID.
  */
 #include "tlbgen-test.h"
@@ -41,11 +41,11 @@ static bool defers_read(const struct tlbgen_system *sys)
 }
 
 /*
- * §9.1: local=1; a full flush (gen 2) and a 1-page flush (gen 3) from two
+ * local=1; a full flush (gen 2) and a 1-page flush (gen 3) from two
  * initiators; the gen-3 IPI overtakes the gen-2 one on CPU 2. Doing the
  * partial flush there would skip the full flush gen 2 needs: the CPU must
  * flush fully and jump to 3; the late gen-2 IPI then flushes nothing.
- * §9.2 on the second delivery: v6.0+ returns before reading mm->tlb_gen,
+ * on the second delivery: v6.0+ returns before reading mm->tlb_gen,
  * v5.17 reads it and finds local == mm.
  */
 static void test_out_of_order_catch_up(void **state)
@@ -176,7 +176,7 @@ static void test_partial_needs_new_equal_mm(void **state)
 }
 
 /*
- * §9.2, second half: a batch flush (new_tlb_gen 0) reaching a CPU at local 5
+ * a batch flush (new_tlb_gen 0) reaching a CPU at local 5
  * while mm is at 6 must not early-return: 1 full flush, 1 read, local := 6.
  */
 static void test_gen0_never_skips(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Reference §9 behaviours 5 and 6: lazy TLB (enter_lazy_tlb, the IPI
+ * Lazy TLB (enter_lazy_tlb, the IPI
  * condition, catching up in switch_mm) and the mm_cpumask lifecycle
  * (clear-on-switch up to 6.13; lazy clearing with once-per-HZ trimming since
  * 209954cbc7d0/6db2526c1d69, the initiator clearing itself per 953753db887f).
@@ -12,7 +12,7 @@ static bool lazy_mask(const struct tlbgen_system *sys)
 	return !strcmp(tlbgen_system__get_choice(sys, "mm_cpumask"), "lazy");
 }
 
-/* §9.5: B lazy on mm1; ten 1-page flushes skip it; it catches up when it returns. */
+/* B lazy on mm1; ten 1-page flushes skip it; it catches up when it returns. */
 static void test_lazy_cpu_skipped_then_catches_up(void **state)
 {
 	struct tlbgen_system *sys = t_sys(*state, 2, 1);
@@ -62,7 +62,7 @@ static void test_lazy_cpu_skipped_then_catches_up(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
-/* §9.5: freed_tables flushes go to lazy CPUs too; the lazy CPU leaves for init_mm. */
+/* freed_tables flushes go to lazy CPUs too; the lazy CPU leaves for init_mm. */
 static void test_freed_tables_reaches_lazy_cpu(void **state)
 {
 	struct tlbgen_system *sys = t_sys(*state, 2, 1);
@@ -89,7 +89,7 @@ static void test_freed_tables_reaches_lazy_cpu(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
-/* §9.5: a batch flush (mm NULL) still tests is_lazy first and skips the lazy CPU. */
+/* a batch flush (mm NULL) still tests is_lazy first and skips the lazy CPU. */
 static void test_batch_flush_skips_lazy(void **state)
 {
 	struct tlbgen_system *sys = t_sys(*state, 3, 1);
@@ -136,7 +136,7 @@ static void test_enter_lazy_on_init_mm_and_leave_mm(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
-/* ---- §9.6 -------------------------------------------------------------------- */
+/* ---- -------------------------------------------------------------------- */
 
 struct fake_clock {
 	uint64_t now;
@@ -174,7 +174,7 @@ static void flush_one(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen
 }
 
 /*
- * §9.6 with an injected clock: B switches mm1 -> mm2; 100 flushes of mm1
+ * with an injected clock: B switches mm1 -> mm2; 100 flushes of mm1
  * within one second send B nothing and B stays in mm1's mask (6.14+). Past
  * next_trim_cpumask (time_after: strictly after) the next flush sends one
  * IPI, B clears itself and next_trim = now + HZ. Up to 6.13 B's bit is
@@ -246,7 +246,7 @@ out:
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
-/* §9.6: lazy CPUs are never trimmed (the lazy test comes first). */
+/* lazy CPUs are never trimmed (the lazy test comes first). */
 static void test_lazy_cpu_not_trimmed(void **state)
 {
 	struct fake_clock fc = { .now = 5 };

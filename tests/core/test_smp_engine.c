@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Reference §9 behaviour 9: the cross-CPU call engine (kernel/smp.c) in
+ * The cross-CPU call engine (kernel/smp.c) in
  * stepped mode: one IPI per empty->non-empty queue transition, FIFO drain,
  * initiators waiting on their csds, the condition evaluated late (per target,
  * at enqueue time: d39268ad24c0 reverted the early pre-pass of 6035152d8eeb).

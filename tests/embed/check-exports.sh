@@ -97,6 +97,18 @@ real=$(basename "$(readlink -f "$lib")")
 if [ "$real" != "libtlbgen.so.$ver" ]; then
 	echo "FAIL: library file $real, expected libtlbgen.so.$ver (version.h)"; status=1
 fi
+# The version script names every symbol (no wildcard in a global: list).
+map=$(dirname "$0")/../../lib/libtlbgen.map
+sed -n '/global:/,/local:/p' "$map" | grep -Eo '^[[:space:]]*tlbgen_[A-Za-z0-9_]+;' |
+	tr -d ' \t;' | sort -u >"$tmp/mapped"
+if sed -n '/global:/,/local:/p' "$map" | grep -q '\*'; then
+	echo "FAIL: $map has a wildcard among its global symbols"; status=1
+fi
+if ! cmp -s "$tmp/mapped" "$tmp/exported"; then
+	echo "FAIL: $map and the exported symbols differ:"
+	diff "$tmp/mapped" "$tmp/exported" | sed 's/^/  /'
+	status=1
+fi
 echo "soname: ${soname:-?}, file: $real, version.h: $ver"
 echo "exported: $(wc -l <"$tmp/exported") symbols, declared: $(wc -l <"$tmp/declared_names")"
 [ $status -eq 0 ] && echo "OK: nm -D shows only the documented API"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/faults/test_faults.c - range ceilings per arch (reference §9.3, the
- * powerpc RFC's 32 >=), the spurious-fault rule (§9.10, b7333b58f358) and
+ * tests/faults/test_faults.c - range ceilings per arch (with the
+ * powerpc RFC's 32 >=), the spurious-fault rule (b7333b58f358) and
  * the cost model's accounting. Stepped mode: deterministic.
  */
 #include <errno.h>
@@ -38,7 +38,7 @@ static void x86_flush(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned 
 	*full = t_cpu_stat(sys, 0, TLBGEN_STAT_FULL_FLUSH) - f0;
 }
 
-/* §9.3 on the real flush path, for both places of the ceiling (4a02ed8e1cc3). */
+/* on the real flush path, for both places of the ceiling (4a02ed8e1cc3). */
 static void test_x86_behaviour3(void **state)
 {
 	const char *profiles[] = { "v5.17", "latest" };
@@ -289,7 +289,7 @@ static struct tlbgen_system *pf3_setup(const char *hook, const char *skip, unsig
 	return sys;
 }
 
-/* §9.10 with the generic hook, after b7333b58f358. */
+/* with the generic hook, after b7333b58f358. */
 static void test_behaviour10_generic(void **state)
 {
 	const unsigned long n = 16;

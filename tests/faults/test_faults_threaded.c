@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/faults/test_faults_threaded.c - §9.10 on the threaded runtime: two
+ * tests/faults/test_faults_threaded.c - the spurious-fault rule on the
+ * threaded runtime: two
  * threads share one mm (page_fault3_threads); CPU 0 faults with a
  * VM_FAULT_RETRY on every first attempt, CPU 1 only takes IPIs. The verdict
  * is deterministic: CPU 0 waits for every flush it starts.

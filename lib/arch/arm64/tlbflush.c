@@ -166,13 +166,11 @@ void tlbgen__arm64_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp
 {
 	unsigned long stride = 1UL << shift;
 
-	if (tlbgen__range_rule_all(end, out))
-		return;
-	start &= ~(stride - 1);
-	end = (end + stride - 1) & ~(stride - 1);
-	out->units = (end - start) >> shift;
-	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
-	tlbgen__range_rule_ops(start, end, shift, out);
+	if (end != TLBGEN_TLB_FLUSH_ALL) {
+		start &= ~(stride - 1);
+		end = (end + stride - 1) & ~(stride - 1);
+	}
+	tlbgen__range_rule_pages(ceiling, cmp, start, end, shift, out);
 }
 
 const struct tlbgen_arch_ops tlbgen__arm64_arch_ops = {

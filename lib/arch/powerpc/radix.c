@@ -22,12 +22,10 @@ void tlbgen__ppc_radix_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp
 				  unsigned long start, unsigned long end, unsigned int shift,
 				  struct tlbgen_range_flush *out)
 {
-	if (tlbgen__range_rule_all(end, out))
-		return;
-	out->units = (end - start) >> shift;
-	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
-	out->pwc = !out->full && end - start >= TLBGEN_PMD_SIZE;
-	tlbgen__range_rule_ops(start, end, shift, out);
+	tlbgen__range_rule_pages(ceiling, cmp, start, end, shift, out);
+	/* A ranged flush of a PMD or more also flushes the page-walk cache. */
+	if (end != TLBGEN_TLB_FLUSH_ALL)
+		out->pwc = !out->full && end - start >= TLBGEN_PMD_SIZE;
 }
 
 TLBGEN_API int tlbgen_ppc_radix_flush_type(const struct tlbgen_system *sys, unsigned int cpu,

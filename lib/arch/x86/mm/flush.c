@@ -21,11 +21,7 @@ void tlbgen__x86_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp,
 			    unsigned long start, unsigned long end, unsigned int shift,
 			    struct tlbgen_range_flush *out)
 {
-	if (tlbgen__range_rule_all(end, out))
-		return;
-	out->units = (end - start) >> shift;
-	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
-	tlbgen__range_rule_ops(start, end, shift, out);
+	tlbgen__range_rule_pages(ceiling, cmp, start, end, shift, out);
 }
 
 bool tlbgen__x86_over_ceiling(const struct tlbgen_system *sys, unsigned long start,
