@@ -16,7 +16,9 @@
 #include "kernel/smp.h"
 #include "mm/mm.h"
 #include "observers/simtlb.h"
+#include "core/machine.h"
 #include "runtime/runtime.h"
+#include "runtime/virtual.h"
 
 static void tlbgen__free_cpus(struct tlbgen_system *sys)
 {
@@ -58,13 +60,16 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	struct tlbgen_system *sys;
 	int err;
 
-	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, runtime))
+	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, machine))
 		return -EINVAL;
 	TLBGEN_OPTS_COPY(&o, opts);
 	if (!o.nr_cpus)
 		o.nr_cpus = 4;
 	if (o.nr_cpus > TLBGEN_MAX_CPUS || (o.mode != TLBGEN_MODE_STEPPED &&
-					    o.mode != TLBGEN_MODE_THREADED))
+					    o.mode != TLBGEN_MODE_THREADED &&
+					    o.mode != TLBGEN_MODE_VIRTUAL))
+		return -EINVAL;
+	if (o.machine && (o.mode != TLBGEN_MODE_VIRTUAL || tlbgen__machine_valid(o.machine)))
 		return -EINVAL;
 	if (o.flags & ~(TLBGEN_SYS_NO_ORACLE | TLBGEN_SYS_NO_STATS))
 		return -EINVAL;
@@ -89,8 +94,21 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	sys->flags = o.flags;
 	sys->tlb_sets = o.tlb_sets ? o.tlb_sets : 64;
 	sys->tlb_ways = o.tlb_ways ? o.tlb_ways : 8;
-	sys->transport = o.mode == TLBGEN_MODE_STEPPED ? &tlbgen__stepped_transport
-						       : &tlbgen__threaded_transport;
+	sys->transport = o.mode == TLBGEN_MODE_STEPPED  ? &tlbgen__stepped_transport :
+			 o.mode == TLBGEN_MODE_THREADED ? &tlbgen__threaded_transport :
+							  &tlbgen__virtual_transport;
+	if (o.mode == TLBGEN_MODE_VIRTUAL) {
+		if (o.machine)
+			memcpy(&sys->machine, o.machine, sizeof(sys->machine));
+		else
+			tlbgen_machine_lookup("skylake-56", &sys->machine);
+		/* The TLB costs the observers charge come from the machine. */
+		sys->cost_model.sz = sizeof(sys->cost_model);
+		sys->cost_model.inv_page_cycles = sys->machine.invlpg;
+		sys->cost_model.full_flush_cycles = sys->machine.cr3_write;
+		sys->cost_model.refill_cycles = sys->machine.refill;
+		sys->cost_model.mhz = sys->machine.mhz;
+	}
 	sys->mask_longs = TLBGEN_MASK_LONGS(o.nr_cpus);
 	sys->rng = o.seed ? o.seed : 0x9E3779B97F4A7C15ULL;
 	if (o.clock)

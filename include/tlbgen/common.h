@@ -45,6 +45,7 @@ extern "C" {
 	})
 
 struct tlbgen_system;
+struct tlbgen_machine;
 struct tlbgen_mm;
 
 #ifdef __cplusplus

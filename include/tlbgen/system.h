@@ -20,6 +20,10 @@ enum tlbgen_mode {
 	/* Each emulated CPU is a pthread (tlbgen/runtime.h); IPIs are real
 	 * cross-thread calls and waits spin on real atomics. */
 	TLBGEN_MODE_THREADED = 1,
+	/* Every emulated CPU is a coroutine with a virtual clock; each shared
+	 * access is a scheduling point costed by a machine model
+	 * (tlbgen/vtime.h, tlbgen/machine.h). Deterministic. */
+	TLBGEN_MODE_VIRTUAL = 2,
 };
 
 /*
@@ -52,6 +56,8 @@ struct tlbgen_system_opts {
 	/* Threaded-mode options (IPI backend, placement) live in
 	 * struct tlbgen_runtime_opts; pointer may be NULL for defaults. */
 	const struct tlbgen_runtime_opts *runtime;
+	/* Virtual mode: the machine model (NULL: "skylake-56"); copied. */
+	const struct tlbgen_machine *machine;
 };
 
 /*

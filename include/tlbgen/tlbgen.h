@@ -22,4 +22,6 @@
 #include <tlbgen/ceiling.h>
 #include <tlbgen/cost.h>
 #include <tlbgen/fault.h>
+#include <tlbgen/machine.h>
+#include <tlbgen/vtime.h>
 #endif

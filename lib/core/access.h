@@ -26,9 +26,12 @@ static inline void tlbgen__trace_line(struct tlbgen_system *sys, unsigned int cp
 				      enum tlbgen_line line, const void *addr,
 				      enum tlbgen_access_op op)
 {
+	uintptr_t id = (uintptr_t)addr & ~(uintptr_t)(TLBGEN_CACHELINE - 1);
+
 	if (unlikely(sys->tracing) && sys->trace.line_access)
-		sys->trace.line_access(sys->trace.ctx, cpu, line,
-				       (uintptr_t)addr & ~(uintptr_t)(TLBGEN_CACHELINE - 1), op);
+		sys->trace.line_access(sys->trace.ctx, cpu, line, id, op);
+	if (unlikely(sys->exec))
+		sys->exec->access(sys, cpu, line, id, op);
 }
 
 static inline void tlbgen__trace_flush(struct tlbgen_system *sys, unsigned int cpu,

@@ -11,6 +11,8 @@ uint64_t tlbgen__jiffies(const struct tlbgen_system *sys)
 
 	if (sys->clock.jiffies)
 		return sys->clock.jiffies(sys->clock.ctx);
+	if (sys->exec)
+		return sys->exec->jiffies(sys);
 	if (sys->mode == TLBGEN_MODE_STEPPED)
 		return atomic_load_explicit(&((struct tlbgen_system *)sys)->virt_jiffies,
 					    memory_order_relaxed);

@@ -228,6 +228,21 @@ struct tlbgen_transport {
 	int (*check_cpu)(const struct tlbgen_system *sys, unsigned int cpu);
 };
 
+/*
+ * Hooks of an execution mode that runs the policy code in its own time
+ * (the virtual mode): every traced shared-line access and every cost the
+ * observers charge pass through them. NULL in stepped and threaded mode.
+ */
+struct tlbgen_exec_hooks {
+	/* `cpu` accesses line `id` of kind `line`: a scheduling point. */
+	void (*access)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_line line,
+		       uintptr_t id, enum tlbgen_access_op op);
+	/* `cpu` spends `cycles` with IRQs as they are (INVLPG, CR3 write...). */
+	void (*spend)(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles);
+	/* jiffies at the running CPU's clock. */
+	uint64_t (*jiffies)(const struct tlbgen_system *sys);
+};
+
 struct tlbgen_flush_rec {
 	uint64_t id;
 	uint64_t start_seq;
@@ -251,6 +266,7 @@ struct tlbgen_system {
 	unsigned int tlb_sets, tlb_ways;
 	struct tlbgen_profile profile;
 	const struct tlbgen_transport *transport;
+	const struct tlbgen_exec_hooks *exec;	/* virtual mode */
 	struct tlbgen_cpu **cpus;
 	struct tlbgen_mm *init_mm;
 	unsigned long mask_longs;		/* longs in a cpumask */
@@ -282,6 +298,7 @@ struct tlbgen_system {
 	void *rt;				/* the transport's per-system data */
 	struct tlbgen_runtime_opts rt_opts;
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
+	struct tlbgen_machine machine;		/* virtual mode */
 };
 
 static inline struct tlbgen_cpu *tlbgen__cpu(const struct tlbgen_system *sys, unsigned int cpu)

@@ -14,6 +14,8 @@
 
 #include <tlbgen/coherence.h>
 
+#include "coherence.h"
+
 enum line_state { LINE_NOWHERE = 0, LINE_OWNED, LINE_SHARED };
 
 struct line {
@@ -32,6 +34,7 @@ struct tlbgen_coherence {
 	pthread_mutex_t lock;
 	struct line *lines;
 	size_t cap, used;		/* cap is a power of two */
+	const uint16_t *socket;		/* optional: socket of each CPU */
 	/* counts[cpu * TLBGEN_LINE_NR + kind] */
 	struct tlbgen_coherence_counts *counts;
 };
@@ -167,30 +170,59 @@ static void make_owner(struct tlbgen_coherence *c, struct line *l, unsigned int 
 	l->dirty = dirty;
 }
 
-TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigned int cpu,
-					     enum tlbgen_line kind, uintptr_t id,
-					     enum tlbgen_access_op op)
+/*
+ * Where the other sharers of l are, seen from `cpu`: `all` asks whether
+ * every one is on cpu's socket (a write waits for every invalidation ack),
+ * else whether any is (a read takes the nearest copy).
+ */
+static bool sharers_near(const struct tlbgen_coherence *c, const struct line *l, unsigned int cpu,
+			 bool all)
+{
+	if (!c->socket)
+		return true;
+	for (size_t w = 0; w < c->words; w++) {
+		uint64_t bits = l->sharers[w];
+
+		while (bits) {
+			unsigned int s = (unsigned int)(w * 64) + (unsigned int)__builtin_ctzll(bits);
+			bool same = c->socket[s] == c->socket[cpu];
+
+			bits &= bits - 1;
+			if (s == cpu)
+				continue;
+			if (all && !same)
+				return false;
+			if (!all && same)
+				return true;
+		}
+	}
+	return all;
+}
+
+static bool near(const struct tlbgen_coherence *c, unsigned int a, unsigned int b)
+{
+	return !c->socket || c->socket[a] == c->socket[b];
+}
+
+int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
+			     enum tlbgen_line kind, uintptr_t id, enum tlbgen_access_op op,
+			     struct tlbgen_coherence_xfer *x)
 {
 	struct tlbgen_coherence_counts *n;
 	struct line *l;
-	bool write;
+	bool write = op != TLBGEN_OP_READ;
 
-	if (!c || cpu >= c->nr_cpus || (unsigned int)kind >= TLBGEN_LINE_NR ||
-	    (unsigned int)op > TLBGEN_OP_RMW)
-		return -EINVAL;
-	write = op != TLBGEN_OP_READ;
-	pthread_mutex_lock(&c->lock);
 	l = lookup(c, id);
-	if (!l) {
-		pthread_mutex_unlock(&c->lock);
+	if (!l)
 		return -ENOMEM;
-	}
 	n = &c->counts[(size_t)cpu * TLBGEN_LINE_NR + kind];
 	n->accesses++;
+	*x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_HIT, .near = true };
 
 	switch (l->state) {
 	case LINE_NOWHERE:
 		n->cold_misses++;
+		x->kind = TLBGEN_XFER_MEMORY;
 		make_owner(c, l, cpu, write);
 		break;
 	case LINE_OWNED:
@@ -201,6 +233,8 @@ TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigne
 		}
 		n->transfers++;
 		n->invalidations += write;
+		x->kind = TLBGEN_XFER_FROM_OWNER;
+		x->near = near(c, cpu, l->owner);
 		if (write) {
 			n->ownership++;
 			make_owner(c, l, cpu, true);
@@ -224,14 +258,20 @@ TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigne
 				n->transfers++;
 				n->upgrades++;
 				n->invalidations += l->nr_sharers - 1;
+				x->kind = TLBGEN_XFER_UPGRADE;
+				x->invalidated = l->nr_sharers - 1;
+				x->near = sharers_near(c, l, cpu, true);
 			}
 			make_owner(c, l, cpu, true);
 			break;
 		}
 		n->transfers++;
+		x->kind = TLBGEN_XFER_FROM_SHARED;
+		x->near = sharers_near(c, l, cpu, write);
 		if (write) {
 			n->ownership++;
 			n->invalidations += l->nr_sharers;
+			x->invalidated = l->nr_sharers;
 			make_owner(c, l, cpu, true);
 		} else {
 			n->shared_reads++;
@@ -240,8 +280,28 @@ TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigne
 		}
 		break;
 	}
-	pthread_mutex_unlock(&c->lock);
 	return 0;
+}
+
+void tlbgen__coherence_set_sockets(struct tlbgen_coherence *c, const uint16_t *socket)
+{
+	c->socket = socket;
+}
+
+TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigned int cpu,
+					     enum tlbgen_line kind, uintptr_t id,
+					     enum tlbgen_access_op op)
+{
+	struct tlbgen_coherence_xfer x;
+	int err;
+
+	if (!c || cpu >= c->nr_cpus || (unsigned int)kind >= TLBGEN_LINE_NR ||
+	    (unsigned int)op > TLBGEN_OP_RMW)
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	err = tlbgen__coherence_access(c, cpu, kind, id, op, &x);
+	pthread_mutex_unlock(&c->lock);
+	return err;
 }
 
 static void hook_line_access(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,

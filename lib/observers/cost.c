@@ -139,7 +139,9 @@ void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
 		return;
 	}
 	tlbgen__stat_add(&a->acct[what], n);
-	if (unlikely(m->spend) && sys->mode == TLBGEN_MODE_THREADED)
+	if (unlikely(sys->exec))
+		sys->exec->spend(sys, cpu, cycles);
+	else if (unlikely(m->spend) && sys->mode == TLBGEN_MODE_THREADED)
 		spend(m, cycles);
 }
 

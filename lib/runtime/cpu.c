@@ -11,6 +11,13 @@
 #include "../core/irqflags.h"
 #include "../core/this_cpu.h"
 #include "runtime.h"
+#include "virtual.h"
+
+static bool virtual_valid(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	return tlbgen__sys_valid(sys) && cpu < sys->nr_cpus && sys->mode == TLBGEN_MODE_VIRTUAL &&
+	       sys->rt;
+}
 
 static bool threaded_valid(const struct tlbgen_system *sys, unsigned int cpu)
 {
@@ -139,6 +146,8 @@ TLBGEN_API int tlbgen_cpu__spawn(struct tlbgen_system *sys, unsigned int cpu, tl
 	bool expected = false;
 	int err;
 
+	if (virtual_valid(sys, cpu))
+		return tlbgen__vt_spawn(sys, cpu, fn, arg);
 	if (!threaded_valid(sys, cpu))
 		return -EINVAL;
 	r = rtc(sys, cpu);
@@ -160,6 +169,8 @@ TLBGEN_API int tlbgen_cpu__spawn(struct tlbgen_system *sys, unsigned int cpu, tl
 
 TLBGEN_API int tlbgen_cpu__should_stop(const struct tlbgen_system *sys, unsigned int cpu)
 {
+	if (virtual_valid(sys, cpu))
+		return tlbgen__vt_should_stop(sys, cpu);
 	if (!threaded_valid(sys, cpu))
 		return -EINVAL;
 	return atomic_load_explicit(&rtc(sys, cpu)->stop, memory_order_acquire);
@@ -169,6 +180,8 @@ TLBGEN_API int tlbgen_cpu__join(struct tlbgen_system *sys, unsigned int cpu, int
 {
 	struct tlbgen_rt_cpu *r;
 
+	if (virtual_valid(sys, cpu))
+		return tlbgen__vt_join(sys, cpu, ret);
 	if (!threaded_valid(sys, cpu))
 		return -EINVAL;
 	r = rtc(sys, cpu);

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tlbgen/machine.h - machine models for the virtual-time mode: topology and
+ * what each coherence transition and each kernel event costs, in cycles.
+ *
+ * A model is data, like a profile: a built-in by name ("skylake-56",
+ * "skx-2s-80"), the host measured at run time ("host"), or either with
+ * fields replaced: "skylake-56:ipi_latency=1500,sockets=1". The built-ins'
+ * numbers and their sources are in docs/machines.md.
+ */
+#ifndef TLBGEN_MACHINE_H
+#define TLBGEN_MACHINE_H
+
+#include <tlbgen/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tlbgen_machine {
+	size_t sz;			/* sizeof(struct tlbgen_machine) */
+	char name[32];
+	unsigned int sockets;		/* emulated CPU i sits on socket i / cores_per_socket */
+	unsigned int cores_per_socket;	/* (modulo sockets) */
+	unsigned int mhz;		/* cycles -> time */
+	/* Coherence: one access, by what the MESI directory had to do. */
+	uint32_t hit;			/* line here in a sufficient state */
+	uint32_t same_socket;		/* from another cache on this socket */
+	uint32_t cross_socket;		/* from another socket */
+	uint32_t memory;		/* from DRAM */
+	uint32_t rmw;			/* extra for a locked RMW */
+	uint32_t inval_sharer;		/* extra per other copy invalidated */
+	/* Events. */
+	uint32_t ipi_send;		/* the sender's ICR write */
+	uint32_t ipi_latency;		/* send to arrival at the target */
+	uint32_t irq_entry;		/* taking an interrupt */
+	uint32_t irq_exit;		/* returning from it */
+	uint32_t invlpg;		/* one single-page invalidation */
+	uint32_t cr3_write;		/* a full flush of one PCID */
+	uint32_t refill;		/* a TLB miss: page walk and fill */
+	uint32_t syscall;		/* entry and exit of one system call */
+	uint32_t page_fault;		/* a minor fault's entry, handling and exit */
+	uint32_t ptl;			/* the page-table lock, uncontended */
+	uint32_t zap;			/* clearing one PTE and freeing its page */
+	uint32_t user_work;		/* user code between two operations */
+	uint32_t spin;			/* one cpu_relax() of a wait loop */
+};
+
+/*
+ * tlbgen_machine_lookup - resolve `spec` ("NAME" or "NAME:field=value,...")
+ * into *out. "host" measures this machine (a cacheline ping-pong between
+ * two threads, a getppid() round trip; about 50 ms). Errors: -EINVAL (NULL,
+ * malformed spec, value out of range: the message names the field),
+ * -ENOENT (unknown name or field: the valid ones are printed). *out is
+ * untouched on error. Thread-safe.
+ */
+TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out);
+
+/*
+ * tlbgen_machine_names - the built-in model names into names[0..n); returns
+ * how many exist. -EINVAL for names == NULL with n > 0. Thread-safe.
+ */
+TLBGEN_API int tlbgen_machine_names(const char **names, size_t n);
+
+/*
+ * tlbgen_machine_describe - "name: sockets=2,cores_per_socket=28,..." into
+ * buf, snprintf-style; returns the length it needs. -EINVAL for a NULL or
+ * invalid model. Thread-safe.
+ */
+TLBGEN_API int tlbgen_machine_describe(const struct tlbgen_machine *m, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/core/machine.c - machine models for the virtual-time mode, as data.
+ *
+ * The built-ins' figures were fixed from their sources before any
+ * comparison with a benchmark table; docs/machines.md gives each source.
+ * ns figures are converted at the model's clock. Marked "estimate" where
+ * no public measurement was found.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "../base/compiler.h"
+#include "../base/printk.h"
+#include "machine.h"
+
+#define NS(ns, mhz) ((uint32_t)((ns) * (mhz) / 1000))
+
+/*
+ * Nadav Amit's "56-core Skylake" (aa44284960): 2 sockets x 28 cores, SMT
+ * off (Xeon Platinum 8176 class), 2.5 GHz - an assumption: the thread
+ * never names the part (docs/machines.md).
+ */
+static const struct tlbgen_machine skylake_56 = {
+	.sz = sizeof(struct tlbgen_machine),
+	.name = "skylake-56",
+	.sockets = 2, .cores_per_socket = 28, .mhz = 2500,
+	.hit = 5,				/* L1D, Intel optimization manual (estimate) */
+	.same_socket = NS(48, 2500),		/* core-to-core CAS, Cascade Lake-SP */
+	.cross_socket = NS(135, 2500),		/* the same across UPI */
+	.memory = NS(90, 2500),			/* local DRAM (estimate) */
+	.rmw = 20,				/* lock-prefixed RMW over a store (estimate) */
+	.inval_sharer = 0,			/* invalidations go out in parallel */
+	.ipi_send = 200,			/* x2APIC ICR WRMSR (estimate) */
+	.ipi_latency = NS(1000, 2500),		/* send to interrupt entry (estimate) */
+	.irq_entry = NS(320, 2500),		/* entry with PTI's CR3 write (estimate) */
+	.irq_exit = NS(320, 2500),		/* EOI WRMSR, exit with CR3 write (estimate) */
+	.invlpg = NS(100, 2500),		/* arch/x86/mm/tlb.c: "about 100 ns" */
+	.cr3_write = 251,			/* Ingo Molnar 2015: 251 / 366 cycles */
+	.refill = 30,				/* walk hitting the paging-structure caches */
+	.syscall = NS(478, 2500),		/* getppid() round trip with PTI */
+	.page_fault = NS(2000, 2500),		/* minor fault (estimate) */
+	.ptl = 25,				/* uncontended spin_lock (estimate) */
+	.zap = NS(2000, 2500),			/* zap_pte_range() of one page + free (estimate) */
+	.user_work = 10,			/* will-it-scale's store to the page */
+	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */
+};
+
+/* Rik van Riel's two-socket box of 6db2526c1d69: 2 x 20 cores x 2 threads
+ * (80 CPUs), Skylake-SP figures as above; SMT siblings count as cores. */
+static const struct tlbgen_machine skx_2s_80 = {
+	.sz = sizeof(struct tlbgen_machine),
+	.name = "skx-2s-80",
+	.sockets = 2, .cores_per_socket = 40, .mhz = 2500,
+	.hit = 5, .same_socket = NS(48, 2500), .cross_socket = NS(135, 2500),
+	.memory = NS(90, 2500), .rmw = 20, .inval_sharer = 0,
+	.ipi_send = 200, .ipi_latency = NS(1000, 2500), .irq_entry = NS(320, 2500),
+	.irq_exit = NS(320, 2500), .invlpg = NS(100, 2500), .cr3_write = 251, .refill = 30,
+	.syscall = NS(478, 2500), .page_fault = NS(2000, 2500), .ptl = 25,
+	.zap = NS(2000, 2500), .user_work = 10, .spin = 140,
+};
+
+static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skx_2s_80 };
+
+struct field {
+	const char *name;
+	size_t off;
+	bool is_u32;		/* else unsigned int */
+	unsigned long min, max;
+};
+
+#define U(f, lo, hi) { #f, offsetof(struct tlbgen_machine, f), false, lo, hi }
+#define C(f) { #f, offsetof(struct tlbgen_machine, f), true, 0, 100000000 }
+static const struct field fields[] = {
+	U(sockets, 1, 64), U(cores_per_socket, 1, TLBGEN_MAX_CPUS), U(mhz, 100, 10000),
+	C(hit), C(same_socket), C(cross_socket), C(memory), C(rmw), C(inval_sharer),
+	C(ipi_send), C(ipi_latency), C(irq_entry), C(irq_exit), C(invlpg), C(cr3_write),
+	C(refill), C(syscall), C(page_fault), C(ptl), C(zap), C(user_work), C(spin),
+};
+
+static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
+{
+	const char *p = (const char *)m + f->off;
+
+	return f->is_u32 ? *(const uint32_t *)p : *(const unsigned int *)p;
+}
+
+static void field_set(struct tlbgen_machine *m, const struct field *f, unsigned long v)
+{
+	char *p = (char *)m + f->off;
+
+	if (f->is_u32)
+		*(uint32_t *)p = (uint32_t)v;
+	else
+		*(unsigned int *)p = (unsigned int)v;
+}
+
+static void list_valid(void)
+{
+	char buf[512];
+	size_t off = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0, "%s%s",
+					i ? " " : "", fields[i].name);
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skx-2s-80 host; fields: %s\n", buf);
+}
+
+static int set_field(struct tlbgen_machine *m, const char *kv, size_t len)
+{
+	const char *eq = memchr(kv, '=', len);
+	char val[32], *end;
+	unsigned long v;
+
+	if (!eq || eq == kv) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: machine: expected field=value in '%.*s'\n",
+			   (int)len, kv);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		const struct field *f = &fields[i];
+		size_t vlen = len - (size_t)(eq + 1 - kv);
+
+		if (strlen(f->name) != (size_t)(eq - kv) || strncmp(f->name, kv, (size_t)(eq - kv)))
+			continue;
+		if (!vlen || vlen >= sizeof(val)) {
+			tlbgen__pr(TLBGEN_WARN, "tlbgen: machine: %s needs a number\n", f->name);
+			return -EINVAL;
+		}
+		memcpy(val, eq + 1, vlen);
+		val[vlen] = 0;
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (errno || *end || val[0] == '-' || v < f->min || v > f->max) {
+			tlbgen__pr(TLBGEN_WARN, "tlbgen: machine: %s = '%s': need %lu..%lu\n",
+				   f->name, val, f->min, f->max);
+			return -EINVAL;
+		}
+		field_set(m, f, v);
+		return 0;
+	}
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: machine: unknown field '%.*s'\n", (int)(eq - kv), kv);
+	list_valid();
+	return -ENOENT;
+}
+
+TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out)
+{
+	struct tlbgen_machine m;
+	const char *colon, *s;
+	size_t nlen;
+	int err = -ENOENT;
+
+	if (!spec || !out)
+		return -EINVAL;
+	colon = strchr(spec, ':');
+	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (nlen == 4 && !strncmp(spec, "host", 4)) {
+		err = tlbgen__machine_measure_host(&m);
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
+			if (strlen(builtin[i]->name) == nlen && !strncmp(builtin[i]->name, spec, nlen)) {
+				memcpy(&m, builtin[i], sizeof(m));
+				err = 0;
+			}
+		}
+	}
+	if (err == -ENOENT) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: unknown machine '%.*s'\n", (int)nlen, spec);
+		list_valid();
+	}
+	if (err)
+		return err;
+	for (s = colon ? colon + 1 : NULL; s && *s;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		err = set_field(&m, s, len);
+		if (err)
+			return err;
+		s = comma ? comma + 1 : NULL;
+	}
+	if (colon && !colon[1]) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: machine: nothing after ':' in '%s'\n", spec);
+		return -EINVAL;
+	}
+	memcpy(out, &m, sizeof(m));
+	return 0;
+}
+
+TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
+{
+	if (!names && n)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(builtin) && i < n; i++)
+		names[i] = builtin[i]->name;
+	return (int)ARRAY_SIZE(builtin);
+}
+
+int tlbgen__machine_valid(const struct tlbgen_machine *m)
+{
+	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, spin))
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		unsigned long v = field_get(m, &fields[i]);
+
+		if (v < fields[i].min || v > fields[i].max)
+			return -EINVAL;
+	}
+	return memchr(m->name, 0, sizeof(m->name)) ? 0 : -EINVAL;
+}
+
+TLBGEN_API int tlbgen_machine_describe(const struct tlbgen_machine *m, char *buf, size_t len)
+{
+	size_t off;
+
+	if (tlbgen__machine_valid(m) || (!buf && len))
+		return -EINVAL;
+	off = (size_t)snprintf(buf, len, "%s:", m->name);
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		off += (size_t)snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
+					"%s%s=%lu", i ? "," : "", fields[i].name,
+					field_get(m, &fields[i]));
+	return (int)off;
+}
+
+/* ---- the host, measured ---------------------------------------------------------- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct pingpong {
+	_Atomic uint64_t line __cacheline_aligned;
+	unsigned int rounds;
+};
+
+static void *pong(void *arg)
+{
+	struct pingpong *p = arg;
+
+	for (uint64_t i = 1; i <= p->rounds; i++) {
+		while (atomic_load_explicit(&p->line, memory_order_acquire) != 2 * i - 1)
+			;
+		atomic_store_explicit(&p->line, 2 * i, memory_order_release);
+	}
+	return NULL;
+}
+
+/* Half a ping-pong round trip between two threads: one line transfer. */
+static uint64_t measure_transfer_ns(void)
+{
+	struct pingpong p = { .rounds = 20000 };
+	pthread_t t;
+	uint64_t t0, t1;
+
+	if (pthread_create(&t, NULL, pong, &p))
+		return 0;
+	t0 = mono_ns();
+	for (uint64_t i = 1; i <= p.rounds; i++) {
+		atomic_store_explicit(&p.line, 2 * i - 1, memory_order_release);
+		while (atomic_load_explicit(&p.line, memory_order_acquire) != 2 * i)
+			;
+	}
+	t1 = mono_ns();
+	pthread_join(t, NULL);
+	return (t1 - t0) / (2 * p.rounds);
+}
+
+static uint64_t measure_syscall_ns(void)
+{
+	uint64_t t0 = mono_ns();
+
+	for (int i = 0; i < 20000; i++)
+		syscall(SYS_getppid);
+	return (mono_ns() - t0) / 20000;
+}
+
+/* The clock from /proc/cpuinfo; 2000 MHz when it says nothing. */
+static unsigned int host_mhz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	double mhz = 0;
+
+	if (!f)
+		return 2000;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
+			break;
+	fclose(f);
+	return mhz >= 100 && mhz <= 10000 ? (unsigned int)mhz : 2000;
+}
+
+/*
+ * "host": this machine as the threaded mode sees it: one socket of nproc
+ * cores; a transfer and the poll backend's IPI (a queue line going across)
+ * are one measured ping-pong half; a system call is a measured getppid().
+ * The rest keeps skylake-56's figures (no way to measure them from here).
+ */
+int tlbgen__machine_measure_host(struct tlbgen_machine *m)
+{
+	uint64_t xfer, sys_ns;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memcpy(m, &skylake_56, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "host");
+	m->mhz = host_mhz();
+	m->sockets = 1;
+	m->cores_per_socket = n > 0 && n <= (long)TLBGEN_MAX_CPUS ? (unsigned int)n : 1;
+	xfer = measure_transfer_ns();
+	sys_ns = measure_syscall_ns();
+	if (!xfer)
+		return -EAGAIN;
+	m->same_socket = m->cross_socket = NS(xfer, m->mhz);
+	m->ipi_latency = NS(xfer, m->mhz);
+	m->ipi_send = 0;
+	m->irq_entry = m->irq_exit = 0;
+	m->syscall = NS(sys_ns, m->mhz);
+	return 0;
+}
