@@ -14,6 +14,7 @@ int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
+int bench_vseed_main(int argc, char **argv);
 
 static const struct bench_cmd cmds[] = {
 	{ "transport", "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", bench_transport_main },
@@ -73,6 +74,11 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* seed000 --mode virtual: the virtual-time reproduction (bench/vseed.c). */
+	if (!strcmp(argv[1], "seed000"))
+		for (int i = 2; i + 1 < argc; i++)
+			if (!strcmp(argv[i], "--mode") && !strcmp(argv[i + 1], "virtual"))
+				return bench_vseed_main(argc - 1, argv + 1);
 	for (const struct bench_cmd *c = cmds; c->name; c++)
 		if (!strcmp(c->name, argv[1]))
 			return c->main(argc - 1, argv + 1);

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/vseed.c - tlbgen-bench seed000 --mode virtual: seed 000's tables
+ * (Nadav Amit, aa44284960) computed in virtual time on a machine model,
+ * with the seed's figures beside the model's and the error per row.
+ *
+ * One operation of will-it-scale tlb_flush1_threads: the store to the
+ * thread's page faults it back in (a minor fault: the PTE is installed and
+ * the TLB refilled), then madvise(MADV_DONTNEED) zaps the PTE under the
+ * page-table lock and flushes the page from every CPU running the mm.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tlbgen/tlbgen.h>
+
+#include "bench.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The seed's first table: 56-core Skylake, v5.17+ against +aa44284960. */
+static const struct { unsigned int threads; double base, patch; } seed_t1[] = {
+	{ 1, 159960, 160202 }, { 5, 310808, 308378 }, { 10, 479110, 490728 },
+	{ 15, 526771, 562528 }, { 20, 534495, 587316 }, { 25, 547462, 628296 },
+	{ 30, 579616, 666313 }, { 35, 594134, 701814 }, { 40, 612288, 732967 },
+	{ 45, 617517, 749727 }, { 50, 637476, 735497 }, { 55, 614363, 778913 },
+};
+
+/* Its second table (a Haswell box, PTI on): 5.18.1, +patch, "touch
+ * mm->tlb_gen" (early return, tlb_gen read kept), "no mm->tlb_gen". */
+static const struct { unsigned int threads; double col[4]; } seed_t2[] = {
+	{ 1, { 159504, 159705, 159284, 159499 } }, { 5, { 326725, 320440, 323629, 303195 } },
+	{ 10, { 489841, 497678, 498601, 442976 } }, { 15, { 552282, 576148, 570337, 503709 } },
+	{ 20, { 588333, 628960, 619342, 551789 } }, { 25, { 637319, 675633, 659985, 591575 } },
+	{ 30, { 643372, 691581, 670599, 613017 } }, { 35, { 677259, 706157, 689624, 646873 } },
+	{ 40, { 659309, 728078, 716718, 655364 } }, { 45, { 670985, 735346, 696558, 665500 } },
+};
+
+static const char *const col_spec[4] = {
+	"v5.17", "v6.0", "v6.0:mm_tlb_gen_read=always", "v6.0:mm_tlb_gen_read=never",
+};
+static const char *const col_label[4] = { "base", "+patch", "touch tlb_gen", "no tlb_gen" };
+
+struct vprog {
+	struct tlbgen_mm *mm;
+	unsigned long *ops;
+};
+
+static int tlb_flush1_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vprog *p = arg;
+	unsigned long addr = (unsigned long)cpu << TLBGEN_PAGE_SHIFT;
+	int err = tlbgen_switch_mm(sys, cpu, p->mm);
+
+	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
+		/* c[0] = 1: a minor fault installs the page, then the TLB fill. */
+		err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1);
+		if (!err)
+			err = tlbgen_pte_change(sys, cpu, p->mm, addr);
+		if (!err)
+			err = tlbgen_access(sys, cpu, addr) < 0;
+		/* madvise(MADV_DONTNEED): zap under the PTL, then the flush. */
+		if (!err)
+			err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_SYSCALL, 1);
+		if (!err)
+			err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PTL, 1);
+		if (!err)
+			err = tlbgen_pte_change(sys, cpu, p->mm, addr);
+		if (!err)
+			err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_ZAP, 1);
+		if (!err)
+			err = tlbgen_flush_tlb_page(sys, cpu, p->mm, addr);
+		if (!err)
+			err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_USER_WORK, 1);
+		if (!err)
+			p->ops[cpu]++;
+	}
+	return err;
+}
+
+struct cell {
+	double ops_per_s;
+	double tlb_gen_xfers_per_flush;
+	long violations;
+	uint64_t points;
+};
+
+static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigned int threads,
+		    double ms, uint64_t seed, struct cell *out)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .profile = profile,
+		    .seed = seed, .machine = m, .nr_cpus = m->sockets * m->cores_per_socket);
+	struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
+	uint64_t until = (uint64_t)(ms * m->mhz * 1000), flushes[TLBGEN_STAT_NR];
+	struct tlbgen_system *sys;
+	struct vprog p = { 0 };
+	unsigned long total = 0;
+	int err, ret;
+
+	if (threads > o.nr_cpus)
+		o.nr_cpus = threads;
+	err = tlbgen_system__create(&o, &sys);
+	if (err)
+		return err;
+	p.ops = calloc(threads, sizeof(*p.ops));
+	err = p.ops ? tlbgen_mm__create(sys, threads, &p.mm) : -ENOMEM;
+	for (unsigned int c = 0; !err && c < threads; c++)
+		err = tlbgen_cpu__spawn(sys, c, tlb_flush1_thread, &p);
+	if (!err)
+		err = tlbgen_vtime__run(sys, until);
+	for (unsigned int c = 0; c < threads; c++) {
+		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
+			err = ret;
+		total += p.ops ? p.ops[c] : 0;
+	}
+	if (!err) {
+		tlbgen_vtime__stats(sys, &st);
+		tlbgen_stats__system(sys, flushes, TLBGEN_STAT_NR);
+		out->ops_per_s = total / (ms / 1000.0);
+		out->tlb_gen_xfers_per_flush =
+			flushes[TLBGEN_STAT_FLUSH_INITIATED]
+				? (double)st.transfers[TLBGEN_LINE_MM_TLB_GEN] /
+					  flushes[TLBGEN_STAT_FLUSH_INITIATED]
+				: 0;
+		out->violations = tlbgen_oracle__violations(sys);
+		out->points = st.sched_points;
+	}
+	free(p.ops);
+	tlbgen_system__destroy(sys);
+	return err;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double pct(double a, double b)
+{
+	return b ? (a / b - 1) * 100 : 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tlbgen-bench seed000 --mode virtual [--machine SPEC] [--columns 2|4]\n"
+		"                            [--ms MS] [--seed N] [--threads N,N,...]\n"
+		"  Seed 000 in virtual time: will-it-scale tlb_flush1_threads on a machine model\n"
+		"  (default skylake-56: tlbgen/machine.h, docs/machines.md), the seed's figures\n"
+		"  beside the model's, and the error per row. --columns 4: the seed's second\n"
+		"  table (base, +patch, touch mm->tlb_gen, no mm->tlb_gen). --ms: virtual\n"
+		"  milliseconds per cell (default 2).\n");
+}
+
+static int parse_threads(const char *s, unsigned int *v, unsigned int max, unsigned int *n)
+{
+	char *end;
+
+	for (*n = 0; *s && *n < max; s = *end ? end + 1 : end) {
+		unsigned long t = strtoul(s, &end, 10);
+
+		if (end == s || (*end && *end != ',') || !t || t > TLBGEN_MAX_CPUS) {
+			fprintf(stderr, "tlbgen-bench: --threads: '%s' is not a list of CPU counts\n", s);
+			return -1;
+		}
+		v[(*n)++] = (unsigned int)t;
+	}
+	return *n ? 0 : -1;
+}
+
+int bench_vseed_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'M' }, { "machine", required_argument, NULL, 'm' },
+		{ "columns", required_argument, NULL, 'c' }, { "ms", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' }, { "threads", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct bench_policy pol[4];
+	struct tlbgen_machine m;
+	unsigned int columns = 2, ms = 2, threads[64], nt = 0;
+	unsigned long seed = 1;
+	const char *machine = "skylake-56";
+	uint64_t points = 0;
+	double t0 = now_s();
+	char desc[512];
+	int opt, bad = 0;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'M':
+			if (strcmp(optarg, "virtual")) {
+				fprintf(stderr, "tlbgen-bench: --mode: only 'virtual' here\n");
+				bad = 1;
+			}
+			break;
+		case 'm': machine = optarg; break;
+		case 'c':
+			bad |= bench_parse_uint("--columns", optarg, 2, 4, &columns) != 0;
+			if (!bad && columns != 2 && columns != 4) {
+				fprintf(stderr, "tlbgen-bench: --columns: 2 or 4\n");
+				bad = 1;
+			}
+			break;
+		case 'd': bad |= bench_parse_uint("--ms", optarg, 1, 1000, &ms) != 0; break;
+		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
+		case 't': bad |= parse_threads(optarg, threads, 64, &nt) != 0; break;
+		case 'h': usage(stdout); return 0;
+		default: bad = 1; break;
+		}
+	}
+	if (bad || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (tlbgen_machine_lookup(machine, &m))
+		return 2;
+	if (!nt) {
+		unsigned int n = columns == 4 ? ARRAY_SIZE(seed_t2) : ARRAY_SIZE(seed_t1);
+
+		for (nt = 0; nt < n; nt++)
+			threads[nt] = columns == 4 ? seed_t2[nt].threads : seed_t1[nt].threads;
+	}
+	for (unsigned int k = 0; k < columns; k++)
+		if (bench_policy_parse(col_spec[k], &pol[k]))
+			return 2;
+	tlbgen_machine_describe(&m, desc, sizeof(desc));
+	printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell, seed %lu\n",
+	       ms, seed);
+	printf("# machine %s\n", desc);
+	printf("# model: ops/s of the model; seed: the thread's figures (%s); err: model vs seed\n",
+	       columns == 4 ? "second table, a Haswell box" : "first table, 56-core Skylake");
+	printf("%-7s", "threads");
+	for (unsigned int k = 0; k < columns; k++)
+		printf(" %14s", col_label[k]);
+	printf(" %8s", "change");
+	for (unsigned int k = 0; k < columns; k++)
+		printf(" %12s", "seed");
+	printf(" %8s", "seed chg");
+	for (unsigned int k = 0; k < columns; k++)
+		printf(" %7s", "err");
+	printf(" %6s\n", "viol");
+
+	for (unsigned int i = 0; i < nt; i++) {
+		struct cell c[4] = { 0 };
+		double seedv[4] = { 0 };
+		long viol = 0;
+		int err = 0;
+
+		for (unsigned int k = 0; k < columns && !err; k++) {
+			err = run_cell(&m, pol[k].name, threads[i], ms, seed, &c[k]);
+			viol += c[k].violations;
+			points += c[k].points;
+		}
+		if (err) {
+			fprintf(stderr, "tlbgen-bench: %u threads: %s\n", threads[i], strerror(-err));
+			return 1;
+		}
+		for (size_t r = 0; r < ARRAY_SIZE(seed_t1) && columns == 2; r++)
+			if (seed_t1[r].threads == threads[i])
+				seedv[0] = seed_t1[r].base, seedv[1] = seed_t1[r].patch;
+		for (size_t r = 0; r < ARRAY_SIZE(seed_t2) && columns == 4; r++)
+			if (seed_t2[r].threads == threads[i])
+				memcpy(seedv, seed_t2[r].col, sizeof(seedv));
+		printf("%-7u", threads[i]);
+		for (unsigned int k = 0; k < columns; k++)
+			printf(" %14.0f", c[k].ops_per_s);
+		printf(" %+7.1f%%", pct(c[1].ops_per_s, c[0].ops_per_s));
+		for (unsigned int k = 0; k < columns; k++)
+			printf(" %12.0f", seedv[k]);
+		printf(" %+7.1f%%", pct(seedv[1], seedv[0]));
+		for (unsigned int k = 0; k < columns; k++)
+			printf(" %+6.0f%%", seedv[k] ? pct(c[k].ops_per_s, seedv[k]) : 0);
+		printf(" %6ld\n", viol);
+		if (i + 1 == nt) {
+			printf("# MESI at %u threads, tlb_gen line transfers per flush:", threads[i]);
+			for (unsigned int k = 0; k < columns; k++)
+				printf(" %s %.3f", col_label[k], c[k].tlb_gen_xfers_per_flush);
+			printf("\n");
+		}
+		fflush(stdout);
+	}
+	printf("# speed: %.1f M scheduling points in %.1f s: %.2f M points per host second\n",
+	       points / 1e6, now_s() - t0, points / 1e6 / (now_s() - t0));
+	return 0;
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/virtual/test_virtual.c - the virtual-time mode: same seed, same
+ * execution; a CPU never sees a message before it was sent; one CPU's
+ * operations count as in stepped mode; the oracle stays quiet under correct
+ * profiles and catches aa44284960's batch-flush skip; machine specs that
+ * are wrong are refused by name.
+ */
+#include <stdlib.h>
+
+#include "tlbgen-test.h"
+
+static struct tlbgen_system *vsys(unsigned int n, const char *profile, uint64_t seed,
+				  const char *machine)
+{
+	struct tlbgen_machine m;
+	struct tlbgen_system *sys;
+
+	assert_int_equal(tlbgen_machine_lookup(machine ? machine : "skylake-56", &m), 0);
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = n, .mode = TLBGEN_MODE_VIRTUAL,
+		    .profile = profile, .seed = seed, .machine = &m);
+	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	return sys;
+}
+
+/* ---- a will-it-scale tlb_flush1 thread ------------------------------------------------ */
+
+struct wis {
+	struct tlbgen_mm *mm;
+	unsigned long ops[64];
+	uint64_t end[64];
+};
+
+static int wis_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct wis *w = arg;
+	unsigned long addr = PG(cpu);
+	int err = tlbgen_switch_mm(sys, cpu, w->mm);
+
+	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
+		err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1);
+		err = err ?: tlbgen_pte_change(sys, cpu, w->mm, addr);
+		err = err ?: (tlbgen_access(sys, cpu, addr) < 0);
+		err = err ?: tlbgen_vtime__event(sys, cpu, TLBGEN_VT_SYSCALL, 1);
+		err = err ?: tlbgen_pte_change(sys, cpu, w->mm, addr);
+		err = err ?: tlbgen_flush_tlb_page(sys, cpu, w->mm, addr);
+		w->ops[cpu]++;
+	}
+	tlbgen_vtime__now(sys, cpu, &w->end[cpu]);
+	return err;
+}
+
+struct wis_result {
+	unsigned long ops[64];
+	uint64_t end[64];
+	struct tlbgen_vtime_stats st;
+	uint64_t stats[TLBGEN_STAT_NR];
+	long violations;
+};
+
+static void run_wis(const char *profile, unsigned int n, uint64_t seed, double ms,
+		    struct wis_result *r)
+{
+	struct tlbgen_system *sys = vsys(n, profile, seed, NULL);
+	struct wis w = { 0 };
+	int ret;
+
+	w.mm = t_mm(sys, n);
+	for (unsigned int c = 0; c < n; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, wis_thread, &w), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, (uint64_t)(ms * 2500 * 1000)), 0);
+	for (unsigned int c = 0; c < n; c++) {
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	memset(r, 0, sizeof(*r));
+	memcpy(r->ops, w.ops, sizeof(r->ops));
+	memcpy(r->end, w.end, sizeof(r->end));
+	r->st.sz = sizeof(r->st);
+	assert_int_equal(tlbgen_vtime__stats(sys, &r->st), 0);
+	assert_int_equal(tlbgen_stats__system(sys, r->stats, TLBGEN_STAT_NR), TLBGEN_STAT_NR);
+	r->violations = tlbgen_oracle__violations(sys);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/* Same seed, same execution, bit for bit; another seed breaks ties otherwise. */
+static void test_determinism(void **state)
+{
+	struct wis_result *a = calloc(3, sizeof(*a));
+
+	(void)state;
+	run_wis("v6.0", 12, 7, 0.5, &a[0]);
+	run_wis("v6.0", 12, 7, 0.5, &a[1]);
+	assert_memory_equal(a[0].ops, a[1].ops, sizeof(a[0].ops));
+	assert_memory_equal(a[0].end, a[1].end, sizeof(a[0].end));
+	assert_memory_equal(a[0].stats, a[1].stats, sizeof(a[0].stats));
+	assert_int_equal(a[0].st.sched_points, a[1].st.sched_points);
+	assert_int_equal(a[0].st.switches, a[1].st.switches);
+	assert_true(a[0].st.sched_points > 10000);
+	assert_true(a[0].stats[TLBGEN_STAT_IPI_SENT] > 100);
+	run_wis("v6.0", 12, 8, 0.5, &a[2]);
+	assert_true(memcmp(a[0].end, a[2].end, sizeof(a[0].end)) ||
+		    a[0].st.switches != a[2].st.switches);
+	free(a);
+}
+
+/* Correct profiles: IPIs flow, every flush is complete, the oracle is quiet;
+ * the mm's tlb_gen line moves less once aa44284960 skips its read. */
+static void test_oracle_quiet(void **state)
+{
+	struct wis_result *r = calloc(2, sizeof(*r));
+
+	(void)state;
+	run_wis("v5.17", 16, 1, 0.5, &r[0]);
+	run_wis("latest", 16, 1, 0.5, &r[1]);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(r[i].violations, 0);
+		assert_true(r[i].stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE] > 1000);
+		assert_true(r[i].stats[TLBGEN_STAT_TLB_ACCESS] > 100);
+	}
+	assert_true(r[0].stats[TLBGEN_STAT_TLB_GEN_READ] > 2 * r[1].stats[TLBGEN_STAT_TLB_GEN_READ]);
+	free(r);
+}
+
+/* ---- causality: a call runs no earlier than its IPI can arrive ------------------------- */
+
+struct pingpong {
+	struct tlbgen_machine m;
+	uint64_t sent[16], ran[16], back[16];
+	unsigned int rounds;
+};
+
+static void record_ran(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	struct pingpong *p = info;
+
+	tlbgen_vtime__now(sys, cpu, &p->ran[p->rounds]);
+}
+
+static int caller(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct pingpong *p = arg;
+
+	for (p->rounds = 0; p->rounds < 16; p->rounds++) {
+		tlbgen_vtime__spend(sys, cpu, 1000 + 997 * p->rounds % 5000);
+		tlbgen_vtime__now(sys, cpu, &p->sent[p->rounds]);
+		if (tlbgen_smp_call_function_single(sys, cpu, 1 + p->rounds % 3, record_ran, p))
+			return -1;
+		tlbgen_vtime__now(sys, cpu, &p->back[p->rounds]);
+	}
+	return 0;
+}
+
+static int busy(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	(void)arg;
+	while (!tlbgen_cpu__should_stop(sys, cpu))
+		tlbgen_vtime__spend(sys, cpu, 333);
+	return 0;
+}
+
+static void test_causality(void **state)
+{
+	struct tlbgen_system *sys = vsys(4, "latest", 3, NULL);
+	struct pingpong p = { 0 };
+	int ret;
+
+	(void)state;
+	assert_int_equal(tlbgen_vtime__machine(sys, &p.m), 0);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 0, caller, &p), 0);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, busy, NULL), 0);	/* IRQs on: interrupted */
+	assert_int_equal(tlbgen_vtime__run(sys, 2500000), 0);		/* 2 and 3 idle */
+	assert_int_equal(tlbgen_cpu__join(sys, 0, &ret), 0);
+	assert_int_equal(ret, 0);
+	for (unsigned int i = 0; i < 16; i++) {
+		/* The callback ran after the IPI arrived, the caller saw the
+		 * unlock after the callback ran. */
+		assert_true(p.ran[i] >= p.sent[i] + p.m.ipi_latency);
+		assert_true(p.back[i] > p.ran[i]);
+		if (i)
+			assert_true(p.sent[i] > p.back[i - 1]);
+	}
+	assert_int_equal(tlbgen_cpu__join(sys, 1, &ret), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/* ---- no concurrency: the counters of stepped mode ----------------------------------------- */
+
+static void sequence(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned int cpu)
+{
+	assert_int_equal(tlbgen_switch_mm(sys, cpu, mm), 0);
+	for (unsigned int i = 0; i < 20; i++) {
+		assert_int_equal(tlbgen_pte_change(sys, cpu, mm, PG(i % 4)), 0);
+		assert_true(tlbgen_access(sys, cpu, PG(i % 4)) >= 0);
+		assert_int_equal(tlbgen_flush_tlb_page(sys, cpu, mm, PG(i % 4)), 0);
+		if (i % 5 == 0)
+			assert_int_equal(tlbgen_flush_tlb_mm_range(sys, cpu, mm, 0, PG(4),
+								   TLBGEN_PAGE_SHIFT, false), 0);
+	}
+	assert_int_equal(tlbgen_enter_lazy_tlb(sys, cpu), 0);
+	assert_int_equal(tlbgen_switch_mm(sys, cpu, mm), 0);
+	assert_int_equal(tlbgen_flush_tlb_mm(sys, cpu, mm), 0);
+}
+
+struct seq_arg {
+	struct tlbgen_mm *mm;
+};
+
+static int seq_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	sequence(sys, ((struct seq_arg *)arg)->mm, cpu);
+	return 0;
+}
+
+static void test_single_cpu_matches_stepped(void **state)
+{
+	const char *profile = *state;
+	struct tlbgen_system *v = vsys(2, profile, 1, NULL), *s = t_sys(profile, 2, 1);
+	struct seq_arg a = { t_mm(v, 8) };
+	uint64_t sv[TLBGEN_STAT_NR], ss[TLBGEN_STAT_NR];
+	int ret;
+
+	sequence(s, t_mm(s, 8), 0);
+	assert_int_equal(tlbgen_cpu__spawn(v, 0, seq_prog, &a), 0);
+	assert_int_equal(tlbgen_vtime__run(v, ~0ULL), 0);
+	assert_int_equal(tlbgen_cpu__join(v, 0, &ret), 0);
+	tlbgen_stats__system(v, sv, TLBGEN_STAT_NR);
+	tlbgen_stats__system(s, ss, TLBGEN_STAT_NR);
+	for (int i = 0; i < TLBGEN_STAT_NR; i++)
+		if (sv[i] != ss[i])
+			fail_msg("%s: %s: virtual %llu, stepped %llu", profile,
+				 tlbgen_stat_name(i), (unsigned long long)sv[i],
+				 (unsigned long long)ss[i]);
+	assert_true(sv[TLBGEN_STAT_FLUSH_FUNC] >= 25);
+	tlbgen_system__destroy(v);
+	tlbgen_system__destroy(s);
+}
+
+/* ---- aa44284960 as first merged: a batch flush (generation 0) skipped ----------------------- */
+
+struct batch_bug {
+	struct tlbgen_mm *mm;
+	int used_after;		/* tlbgen_access() of the victim after the flush */
+};
+
+static int victim(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct batch_bug *b = arg;
+
+	assert_int_equal(tlbgen_switch_mm(sys, cpu, b->mm), 0);
+	assert_true(tlbgen_access(sys, cpu, PG(1)) >= 0);	/* cache the translation */
+	tlbgen_vtime__spend(sys, cpu, 2500000);			/* the reclaim runs meanwhile */
+	b->used_after = tlbgen_access(sys, cpu, PG(1));
+	return 0;
+}
+
+static int reclaimer(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct batch_bug *b = arg;
+	struct tlbgen_tlbbatch *batch;
+
+	assert_int_equal(tlbgen_switch_mm(sys, cpu, b->mm), 0);
+	tlbgen_vtime__spend(sys, cpu, 10000);
+	/* Catch the victim up to the current generation first. */
+	assert_int_equal(tlbgen_flush_tlb_page(sys, cpu, b->mm, PG(2)), 0);
+	assert_int_equal(tlbgen_tlbbatch__create(sys, &batch), 0);
+	assert_int_equal(tlbgen_pte_change(sys, cpu, b->mm, PG(1)), 0);
+	assert_int_equal(tlbgen_arch_tlbbatch_add_pending(sys, cpu, batch, b->mm, PG(1), PG(2)), 0);
+	assert_int_equal(tlbgen_arch_tlbbatch_flush(sys, cpu, batch), 0);
+	assert_int_equal(tlbgen_tlbbatch__destroy(batch), 0);
+	return 0;
+}
+
+static void test_broken_profile_caught(void **state)
+{
+	const char *profile = *state;
+	bool broken = !strcmp(profile, "v6.0-aa44284960");
+	struct tlbgen_system *sys = vsys(2, profile, 5, NULL);
+	struct batch_bug b = { t_mm(sys, 4), 0 };
+
+	assert_int_equal(tlbgen_cpu__spawn(sys, 0, reclaimer, &b), 0);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, victim, &b), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, ~0ULL), 0);
+	assert_int_equal(tlbgen_oracle__violations(sys), broken ? 1 : 0);
+	tlbgen_system__destroy(sys);
+}
+
+/* ---- machine specs and misuse ----------------------------------------------------------------- */
+
+static void test_machine_parser(void **state)
+{
+	struct tlbgen_machine m, keep;
+	char buf[1024];
+
+	(void)state;
+	tlbgen_set_print(t_quiet_print);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	assert_int_equal(m.sockets * m.cores_per_socket, 56);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency=1234,sockets=1", &m), 0);
+	assert_int_equal(m.ipi_latency, 1234);
+	assert_int_equal(m.sockets, 1);
+	assert_true(tlbgen_machine_describe(&m, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "ipi_latency=1234"));
+	keep = m;
+	assert_int_equal(tlbgen_machine_lookup("skylake-99", &m), -ENOENT);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:nosuch=1", &m), -ENOENT);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=abc", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=0", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=-5", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup(NULL, &m), -EINVAL);
+	assert_memory_equal(&m, &keep, sizeof(m));	/* untouched on error */
+	/* The messages name what was wrong. */
+	t_capture_start();
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latncy=5", &m), -ENOENT);
+	assert_non_null(strstr(t_capture_stop(), "ipi_latncy"));
+	tlbgen_set_print(NULL);
+}
+
+static void test_misuse(void **state)
+{
+	struct tlbgen_system *st = t_sys("latest", 2, 1), *v;
+	struct tlbgen_machine m;
+	uint64_t now;
+
+	(void)state;
+	tlbgen_set_print(t_quiet_print);
+	assert_int_equal(tlbgen_vtime__run(st, 1000), -EINVAL);
+	assert_int_equal(tlbgen_vtime__run(NULL, 1000), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	m.mhz = 0;
+	{
+		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_VIRTUAL,
+			    .machine = &m);
+		assert_int_equal(tlbgen_system__create(&o, &v), -EINVAL);
+	}
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	{
+		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
+			    .machine = &m);
+		assert_int_equal(tlbgen_system__create(&o, &v), -EINVAL);
+	}
+	v = vsys(2, "latest", 1, NULL);
+	assert_int_equal(tlbgen_vtime__spend(v, 0, 10), -EPERM);	/* the host is no CPU */
+	assert_int_equal(tlbgen_switch_mm(v, 0, NULL), -EPERM);
+	assert_int_equal(tlbgen_vtime__now(v, 2, &now), -EINVAL);
+	assert_int_equal(tlbgen_vtime__event(v, 0, TLBGEN_VT_EVENT_NR, 1), -EINVAL);
+	assert_int_equal(tlbgen_cpu__join(v, 0, NULL), -ESRCH);
+	tlbgen_system__destroy(v);
+	tlbgen_system__destroy(st);
+	tlbgen_set_print(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_oracle_quiet),
+		cmocka_unit_test(test_causality),
+		T_EACH(test_single_cpu_matches_stepped),
+		T_PRE(test_broken_profile_caught, "v6.0-aa44284960"),
+		T_PRE(test_broken_profile_caught, "v6.0"),
+		T_PRE(test_broken_profile_caught, "latest"),
+		cmocka_unit_test(test_machine_parser),
+		cmocka_unit_test(test_misuse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
