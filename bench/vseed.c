@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,145 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 	return err;
 }
 
+static double pct(double a, double b)
+{
+	return b ? (a / b - 1) * 100 : 0;
+}
+
+/* ---- the check against real cachelines: the same op in threaded mode ---------------- */
+
+struct tprog {
+	struct tlbgen_mm *mm;
+	const struct tlbgen_machine *m;
+	atomic_bool stop;	/* every loop stops before any CPU is joined */
+	unsigned long ops[64];
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* What the virtual mode charges as an event, burnt on a real CPU. */
+static void burn(const struct tlbgen_machine *m, uint32_t cycles)
+{
+	uint64_t until = mono_ns() + (uint64_t)cycles * 1000 / m->mhz;
+
+	while (mono_ns() < until)
+		;
+}
+
+static int tlb_flush1_threaded(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct tprog *p = arg;
+	unsigned long addr = (unsigned long)cpu << TLBGEN_PAGE_SHIFT;
+	int err = tlbgen_switch_mm(sys, cpu, p->mm);
+
+	while (!err && !atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+		burn(p->m, p->m->page_fault);
+		err = tlbgen_pte_change(sys, cpu, p->mm, addr);
+		if (!err)
+			err = tlbgen_access(sys, cpu, addr) < 0;
+		burn(p->m, p->m->syscall + p->m->ptl);
+		if (!err)
+			err = tlbgen_pte_change(sys, cpu, p->mm, addr);
+		burn(p->m, p->m->zap);
+		if (!err)
+			err = tlbgen_flush_tlb_page(sys, cpu, p->mm, addr);
+		burn(p->m, p->m->user_work);
+		if (!err)
+			p->ops[cpu]++;
+	}
+	return err;
+}
+
+static int run_threaded(const struct tlbgen_machine *m, const char *profile, unsigned int threads,
+			unsigned int ms, double *ops_per_s)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_THREADED, .profile = profile,
+		    .nr_cpus = threads);
+	struct timespec d = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+	struct tlbgen_system *sys;
+	struct tprog p = { .m = m };
+	unsigned long total = 0;
+	uint64_t t0, t1;
+	int err, ret;
+
+	err = tlbgen_system__create(&o, &sys);
+	if (err)
+		return err;
+	err = tlbgen_mm__create(sys, threads, &p.mm);
+	t0 = mono_ns();
+	for (unsigned int c = 0; !err && c < threads; c++)
+		err = tlbgen_cpu__spawn(sys, c, tlb_flush1_threaded, &p);
+	nanosleep(&d, NULL);
+	/* Stop every loop first: a joined CPU answers no IPI. */
+	atomic_store(&p.stop, true);
+	for (unsigned int c = 0; c < threads; c++)
+		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
+			err = ret;
+	t1 = mono_ns();
+	for (unsigned int c = 0; c < threads; c++)
+		total += p.ops[c];
+	*ops_per_s = total / ((t1 - t0) / 1e9);
+	tlbgen_system__destroy(sys);
+	return err;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The one check a small machine allows: with the host's model, the virtual
+ * mode's tlb_flush1 at 1 and 2 threads against the threaded mode doing the
+ * same work (the model's fault, syscall and zap costs burnt as busy-waits),
+ * rounds interleaved, threaded median of the rounds.
+ */
+static int check_host(unsigned int ms, uint64_t seed)
+{
+	static const char *const profiles[2] = { "v5.17", "v6.0" };
+	struct tlbgen_machine m;
+	char desc[512];
+	int worst = 0;
+
+	if (tlbgen_machine_lookup("host", &m))
+		return 1;
+	tlbgen_machine_describe(&m, desc, sizeof(desc));
+	printf("# check against real cachelines: virtual mode on the host model vs threaded mode,\n"
+	       "# same per-op work (fault, syscall, zap burnt as busy-waits); threaded: median of 5\n"
+	       "# machine %s\n", desc);
+	printf("%-8s %-7s %14s %14s %8s\n", "profile", "threads", "virtual ops/s", "threaded ops/s",
+	       "diff");
+	for (unsigned int t = 1; t <= 2; t++) {
+		for (int k = 0; k < 2; k++) {
+			struct cell c;
+			double thr[5];
+			int err = run_cell(&m, profiles[k], t, 50, seed, &c);
+
+			for (int r = 0; !err && r < 5; r++)
+				err = run_threaded(&m, profiles[k], t, ms, &thr[r]);
+			if (err) {
+				fprintf(stderr, "tlbgen-bench: host check: %s\n", strerror(-err));
+				return 1;
+			}
+			qsort(thr, 5, sizeof(thr[0]), cmp_double);
+			printf("%-8s %-7u %14.0f %14.0f %+7.1f%%\n", profiles[k], t, c.ops_per_s,
+			       thr[2], pct(c.ops_per_s, thr[2]));
+			if (pct(c.ops_per_s, thr[2]) > 25 || pct(c.ops_per_s, thr[2]) < -25)
+				worst = 1;
+		}
+	}
+	printf("# within +-25%%: %s\n", worst ? "no" : "yes");
+	return 0;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -142,10 +283,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double pct(double a, double b)
-{
-	return b ? (a / b - 1) * 100 : 0;
-}
 
 static void usage(FILE *f)
 {
@@ -156,7 +293,8 @@ static void usage(FILE *f)
 		"  (default skylake-56: tlbgen/machine.h, docs/machines.md), the seed's figures\n"
 		"  beside the model's, and the error per row. --columns 4: the seed's second\n"
 		"  table (base, +patch, touch mm->tlb_gen, no mm->tlb_gen). --ms: virtual\n"
-		"  milliseconds per cell (default 2).\n");
+		"  milliseconds per cell (default 5). --check-host: the virtual mode on the host's\n"
+		"  measured model against the threaded mode doing the same work, 1 and 2 threads.\n");
 }
 
 static int parse_threads(const char *s, unsigned int *v, unsigned int max, unsigned int *n)
@@ -181,11 +319,13 @@ int bench_vseed_main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'M' }, { "machine", required_argument, NULL, 'm' },
 		{ "columns", required_argument, NULL, 'c' }, { "ms", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' }, { "threads", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "check-host", no_argument, NULL, 'H' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_policy pol[4];
 	struct tlbgen_machine m;
-	unsigned int columns = 2, ms = 2, threads[64], nt = 0;
+	unsigned int columns = 2, ms = 5, threads[64], nt = 0;
+	bool host = false;
 	unsigned long seed = 1;
 	const char *machine = "skylake-56";
 	uint64_t points = 0;
@@ -212,6 +352,7 @@ int bench_vseed_main(int argc, char **argv)
 		case 'd': bad |= bench_parse_uint("--ms", optarg, 1, 1000, &ms) != 0; break;
 		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
 		case 't': bad |= parse_threads(optarg, threads, 64, &nt) != 0; break;
+		case 'H': host = true; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1; break;
 		}
@@ -220,6 +361,8 @@ int bench_vseed_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (host)
+		return check_host(300, seed);
 	if (tlbgen_machine_lookup(machine, &m))
 		return 2;
 	if (!nt) {
