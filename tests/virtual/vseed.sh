@@ -1,0 +1,39 @@
+#!/bin/sh
+# tlbgen-bench seed000 --mode virtual: deterministic through the CLI, no
+# oracle violation, the tlb_gen line moves less under v6.0 than v5.17, no
+# change between the policies at 1 and 5 threads; bad options exit 2.
+bench=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for i in 1 2; do
+	"$bench" seed000 --mode virtual --threads 1,5,55 --ms 1 --seed 2 >"$tmp/out$i" 2>"$tmp/err$i" ||
+		{ echo "FAIL: run $i exit $?"; cat "$tmp/err$i"; exit 1; }
+	grep -v '^# speed' "$tmp/out$i" >"$tmp/det$i"
+done
+cat "$tmp/out1"
+cmp -s "$tmp/det1" "$tmp/det2" || { echo "FAIL: two runs differ"; diff "$tmp/det1" "$tmp/det2"; fail=1; }
+awk '
+/^[0-9]/ {
+	rows++
+	if ($NF != 0) { print "FAIL: " $1 " threads: " $NF " oracle violations"; bad = 1 }
+	chg = $4; sub(/%/, "", chg); chg += 0
+	if (($1 == 1 || $1 == 5) && (chg > 3 || chg < -3)) { print "FAIL: change " $4 " at " $1 " threads"; bad = 1 }
+}
+/^# MESI/ {
+	if (!($(NF - 2) + 0 > $NF + 0)) { print "FAIL: tlb_gen transfers do not fall: " $0; bad = 1 }
+	mesi = 1
+}
+END {
+	if (rows != 3) { print "FAIL: " rows " rows, want 3"; bad = 1 }
+	if (!mesi) { print "FAIL: no MESI line"; bad = 1 }
+	exit bad
+}' "$tmp/out1" || fail=1
+for args in "--machine nosuch" "--machine skylake-56:mhz=0" "--columns 3" "--ms 0" "--threads 0"; do
+	# shellcheck disable=SC2086
+	"$bench" seed000 --mode virtual $args >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || { echo "FAIL: seed000 --mode virtual $args: exit $rc, want 2"; fail=1; }
+done
+[ $fail -eq 0 ] && echo "ok"
+exit $fail
