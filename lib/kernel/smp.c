@@ -238,6 +238,16 @@ void tlbgen__smp_wait(struct tlbgen_system *sys, unsigned int cpu, tlbgen_done_f
 	sys->transport->wait(sys, cpu);
 }
 
+void tlbgen__smp_wait_done(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	tlbgen_done_fn done = c->priv.done;
+
+	c->priv.done = NULL;
+	if (done)
+		done(sys, cpu, c->priv.done_arg);
+}
+
 /* csd_lock_wait() over cfd->cpumask, without blocking: all unlocked? */
 bool tlbgen__smp_all_acked(struct tlbgen_system *sys, unsigned int cpu)
 {

@@ -28,6 +28,8 @@ void tlbgen__smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int
  * done(sys, cpu, arg) (now, or when the last target answers). */
 void tlbgen__smp_wait(struct tlbgen_system *sys, unsigned int cpu, tlbgen_done_fn done,
 		      void *arg);
+/* For a transport whose wait saw every csd unlocked: run the done callback. */
+void tlbgen__smp_wait_done(struct tlbgen_system *sys, unsigned int cpu);
 /* One non-blocking csd_lock_wait() pass: every target answered? */
 bool tlbgen__smp_all_acked(struct tlbgen_system *sys, unsigned int cpu);
 /* __flush_smp_call_function_queue(); only_src >= 0: that initiator's csd only. */

@@ -75,11 +75,9 @@ static void rt_watchdog_report(struct tlbgen_system *sys, unsigned int cpu, uint
 
 static void threaded_wait(struct tlbgen_system *sys, unsigned int cpu)
 {
-	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 	struct tlbgen_rt *rt = rt_of(sys);
 	unsigned int spins = 0, yields = 0;
 	uint64_t since = 0, next_report = 0;
-	tlbgen_done_fn done;
 
 	while (!tlbgen__smp_all_acked(sys, cpu)) {
 		/* An irq-enable point: two CPUs flushing each other make progress. */
@@ -110,10 +108,7 @@ static void threaded_wait(struct tlbgen_system *sys, unsigned int cpu)
 			}
 		}
 	}
-	done = c->priv.done;
-	c->priv.done = NULL;
-	if (done)
-		done(sys, cpu, c->priv.done_arg);
+	tlbgen__smp_wait_done(sys, cpu);
 }
 
 static int threaded_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)

@@ -179,8 +179,6 @@ static void vt_wait(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_vt *vt = vt_of(sys);
 	struct tlbgen_vcpu *me = &vt->v[cpu];
-	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
-	tlbgen_done_fn done;
 
 	for (;;) {
 		vt_take_ipis(vt, cpu);
@@ -192,10 +190,7 @@ static void vt_wait(struct tlbgen_system *sys, unsigned int cpu)
 		me->waiting = false;
 		me->clock += sys->machine.spin;
 	}
-	done = c->priv.done;
-	c->priv.done = NULL;
-	if (done)
-		done(sys, cpu, c->priv.done_arg);
+	tlbgen__smp_wait_done(sys, cpu);
 }
 
 static int vt_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
