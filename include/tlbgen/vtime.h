@@ -82,6 +82,7 @@ struct tlbgen_vtime_stats {
 	uint64_t switches;		/* coroutine switches among them */
 	uint64_t ipis_taken;		/* interrupts taken */
 	uint64_t wait_blocks;		/* csd waits that slept until an unlock */
+	uint64_t line_waits;		/* accesses that queued behind a transfer of their line */
 	uint64_t now;			/* the latest CPU clock, cycles */
 	uint64_t transfers[TLBGEN_LINE_NR];	/* coherence transfers per line kind */
 };

@@ -26,6 +26,7 @@ struct line {
 	unsigned int owner;	/* LINE_OWNED */
 	unsigned int nr_sharers;/* LINE_SHARED */
 	uint64_t *sharers;	/* nr_cpus bits */
+	uint64_t busy_until;	/* virtual time: a transfer of it is in progress */
 };
 
 struct tlbgen_coherence {
@@ -217,7 +218,8 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 		return -ENOMEM;
 	n = &c->counts[(size_t)cpu * TLBGEN_LINE_NR + kind];
 	n->accesses++;
-	*x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_HIT, .near = true };
+	*x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_HIT, .near = true,
+					     .busy_until = &l->busy_until };
 
 	switch (l->state) {
 	case LINE_NOWHERE:

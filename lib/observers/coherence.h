@@ -23,6 +23,7 @@ struct tlbgen_coherence_xfer {
 	enum tlbgen_xfer_kind kind;
 	bool near;			/* the data (or the farthest ack) is on our socket */
 	unsigned int invalidated;	/* other copies invalidated */
+	uint64_t *busy_until;		/* the line's: until when a transfer occupies it */
 };
 
 /* One access, counted as tlbgen_coherence__line_access() counts it; the

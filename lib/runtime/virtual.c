@@ -70,21 +70,42 @@ static uint64_t xfer_cost(const struct tlbgen_machine *m, const struct tlbgen_co
 	return c + (op == TLBGEN_OP_RMW ? m->rmw : 0);
 }
 
+/*
+ * One access: its cost from the directory. A transfer that involves the
+ * line's owner (taking it from an E/M holder, or taking ownership: an
+ * upgrade, a write to a shared line) holds the line, since a line has one
+ * owner at a time and such requests queue at its home: one that asks while
+ * another is under way starts when that one ends. Filling a Shared copy
+ * from the last-level cache holds nothing: those are served side by side.
+ * Then a scheduling point.
+ */
 static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_line line,
 		      uintptr_t id, enum tlbgen_access_op op)
 {
 	struct tlbgen_vt *vt = vt_of(sys);
 	struct tlbgen_coherence_xfer x;
+	struct tlbgen_vcpu *me;
+	uint64_t cost;
 
 	(void)cpu;	/* the accessor names the running CPU; charge that one */
 	cpu = vt->current;
 	if (cpu >= sys->nr_cpus)
 		return;	/* the host between runs: no time passes */
+	me = &vt->v[cpu];
 	if (tlbgen__coherence_access(vt->dir, cpu, line, id, op, &x))
 		x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_MEMORY };
+	cost = xfer_cost(&sys->machine, &x, op);
+	if (x.busy_until && (x.kind == TLBGEN_XFER_FROM_OWNER || x.kind == TLBGEN_XFER_UPGRADE ||
+			     (x.kind == TLBGEN_XFER_FROM_SHARED && op != TLBGEN_OP_READ))) {
+		if (me->clock < *x.busy_until) {
+			vt->stats.line_waits++;
+			me->clock = *x.busy_until;
+		}
+		*x.busy_until = me->clock + cost;
+	}
 	if (x.kind != TLBGEN_XFER_HIT && x.kind != TLBGEN_XFER_MEMORY)
 		vt->stats.transfers[line]++;
-	vt->v[cpu].clock += xfer_cost(&sys->machine, &x, op);
+	me->clock += cost;
 	tlbgen__vt_sched(vt, cpu);
 	vt_take_ipis(vt, cpu);
 }
