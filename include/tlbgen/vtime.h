@@ -100,6 +100,76 @@ TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys,
 TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys,
 				     struct tlbgen_machine *out);
 
+/*
+ * Memory models. TLBGEN_MEMORY_SC (the default): every store reaches memory
+ * when it is made. TLBGEN_MEMORY_TSO (x86-TSO): each emulated CPU has a
+ * FIFO store buffer. The plain stores to cpu_tlbstate.loaded_mm and
+ * cpu_tlbstate_shared.is_lazy enter it; the CPU's own loads forward from
+ * it, other CPUs read memory. It drains at smp_mb(), at every locked RMW
+ * (inc_mm_tlb_gen(), mm_cpumask set/clear, llist_add() of a csd), at
+ * serialising points (the CR3 write of switch_mm_irqs_off(), sending an
+ * IPI, interrupt entry), and when the CPU sleeps (idle, csd_lock_wait(),
+ * user work) or its program returns. smp_rmb() and smp_wmb() are compiler
+ * barriers on x86 and drain nothing. Other shared fields (tlb_gen,
+ * mm_cpumask, the call queues) are only written by locked RMWs; the csd
+ * flags and next_trim_cpumask stay in program order (not buffered).
+ * Otherwise an entry commits at the CPU's first scheduling point at least
+ * a same-socket transfer after the store, or, with a chooser, when the
+ * chooser drains it.
+ */
+enum tlbgen_memory_model {
+	TLBGEN_MEMORY_SC = 0,
+	TLBGEN_MEMORY_TSO,
+};
+
+/*
+ * tlbgen_vtime__set_memory_model - the model of a virtual system; set it
+ * before the first tlbgen_vtime__run(). -EINVAL (not a virtual system, an
+ * unknown model), -EBUSY (called from a program).
+ */
+TLBGEN_API int tlbgen_vtime__set_memory_model(struct tlbgen_system *sys,
+					      enum tlbgen_memory_model model);
+
+/* One thing that may happen next at a scheduling point. */
+enum tlbgen_vt_option_kind {
+	TLBGEN_VT_RUN = 0,	/* CPU `cpu` runs to its next scheduling point */
+	TLBGEN_VT_DRAIN,	/* the oldest store in `cpu`'s store buffer commits */
+};
+
+struct tlbgen_vt_option {
+	enum tlbgen_vt_option_kind kind;
+	unsigned int cpu;
+};
+
+/*
+ * A chooser replaces the clock as the scheduler: at every scheduling point
+ * choose() gets the options (opts[0] is the default: the running CPU goes
+ * on, or, when it cannot, the CPU the clock would pick; then the other
+ * runnable CPUs by number; then, under TSO, one drain per non-empty store
+ * buffer by CPU number) and returns the index of the one taken (an index
+ * >= n takes opts[0]). After a drain it is asked again. Virtual clocks
+ * still count cycles, but no longer order the CPUs. note(), if set, gets
+ * one line of kernel-level explanation per store-buffer event (a store
+ * buffered, a buffer drained and why, a load that read memory while
+ * another CPU's buffer held a newer value) and per IPI should_flush_tlb()
+ * skipped; `cpu` is the CPU it happened on.
+ */
+struct tlbgen_vt_chooser {
+	size_t sz;	/* sizeof(struct tlbgen_vt_chooser) */
+	unsigned int (*choose)(void *ctx, unsigned int running,
+			       const struct tlbgen_vt_option *opts, unsigned int n);
+	void (*note)(void *ctx, unsigned int cpu, const char *what);
+	void *ctx;
+};
+
+/*
+ * tlbgen_vtime__set_chooser - schedule `sys` by chooser `c` (copied; NULL:
+ * by the clock again) from now on. -EINVAL (not a virtual system, bad sz,
+ * no choose()), -EBUSY (called from a program).
+ */
+TLBGEN_API int tlbgen_vtime__set_chooser(struct tlbgen_system *sys,
+					 const struct tlbgen_vt_chooser *c);
+
 #ifdef __cplusplus
 }
 #endif

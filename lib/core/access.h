@@ -43,12 +43,21 @@ static inline void tlbgen__trace_flush(struct tlbgen_system *sys, unsigned int c
 
 /* ---- fences ---------------------------------------------------------------- */
 
-/* smp_mb(): a full barrier (mfence or a locked RMW on x86). */
+/* smp_mb(): a full barrier (mfence or a locked RMW on x86): the CPU's
+ * store buffer drains before its next load. */
 static inline void tlbgen__smp_mb(struct tlbgen_system *sys, unsigned int cpu)
 {
-	(void)sys;
-	(void)cpu;
+	if (unlikely(sys->exec) && sys->exec->fence)
+		sys->exec->fence(sys, cpu, TLBGEN_FENCE_SMP_MB);
 	atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The MOV to CR3 of load_new_mm_cr3(): serialising, so the store buffer
+ * drains there; nothing to order in C11 (no CR3 exists in threaded mode). */
+static inline void tlbgen__cr3_write(struct tlbgen_system *sys, unsigned int cpu)
+{
+	if (unlikely(sys->exec) && sys->exec->fence)
+		sys->exec->fence(sys, cpu, TLBGEN_FENCE_CR3);
 }
 
 /* smp_rmb(): a compiler barrier on x86 (loads are not reordered with
@@ -179,21 +188,31 @@ static inline void tlbgen__private_mask_clear(atomic_ulong *m, unsigned long nlo
 
 /* ---- cpu_tlbstate.loaded_mm and cpu_tlbstate_shared.is_lazy ------------------------ */
 
-/* this_cpu_read(cpu_tlbstate.loaded_mm): the CPU's own read. */
+/* this_cpu_read(cpu_tlbstate.loaded_mm): the CPU's own read, which x86
+ * forwards from its store buffer. */
 static inline struct tlbgen_mm *tlbgen__this_loaded_mm(const struct tlbgen_system *sys,
 						       unsigned int cpu)
 {
+	uintptr_t v;
+
+	if (unlikely(sys->exec) && sys->exec->load &&
+	    sys->exec->load(sys, cpu, TLBGEN_SB_LOADED_MM, &v))
+		return (struct tlbgen_mm *)v;
 	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm,
 				    memory_order_relaxed);
 }
 
-/* this_cpu_write(cpu_tlbstate.loaded_mm, mm): a release store under TSO. */
+/* this_cpu_write(cpu_tlbstate.loaded_mm, mm): a plain mov, a release
+ * store under TSO, which may sit in the store buffer. */
 static inline void tlbgen__loaded_mm_write(struct tlbgen_system *sys, unsigned int cpu,
 					   struct tlbgen_mm *mm)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_TLBSTATE, &c->tlbstate, TLBGEN_OP_WRITE);
+	if (unlikely(sys->exec) && sys->exec->store &&
+	    sys->exec->store(sys, cpu, TLBGEN_SB_LOADED_MM, (uintptr_t)mm))
+		return;
 	atomic_store_explicit(&c->tlbstate.loaded_mm, mm, memory_order_release);
 }
 
@@ -210,6 +229,11 @@ static inline struct tlbgen_mm *tlbgen__remote_loaded_mm(struct tlbgen_system *s
 
 static inline bool tlbgen__this_is_lazy(const struct tlbgen_system *sys, unsigned int cpu)
 {
+	uintptr_t v;
+
+	if (unlikely(sys->exec) && sys->exec->load &&
+	    sys->exec->load(sys, cpu, TLBGEN_SB_IS_LAZY, &v))
+		return v != 0;
 	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->shared.is_lazy,
 				    memory_order_relaxed);
 }
@@ -219,6 +243,9 @@ static inline void tlbgen__is_lazy_write(struct tlbgen_system *sys, unsigned int
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_TLBSTATE_SHARED, &c->shared, TLBGEN_OP_WRITE);
+	if (unlikely(sys->exec) && sys->exec->store &&
+	    sys->exec->store(sys, cpu, TLBGEN_SB_IS_LAZY, lazy))
+		return;
 	atomic_store_explicit(&c->shared.is_lazy, lazy, memory_order_relaxed);
 }
 
@@ -229,6 +256,14 @@ static inline bool tlbgen__remote_is_lazy(struct tlbgen_system *sys, unsigned in
 
 	tlbgen__trace_line(sys, reader, TLBGEN_LINE_TLBSTATE_SHARED, &c->shared, TLBGEN_OP_READ);
 	return atomic_load_explicit(&c->shared.is_lazy, memory_order_seq_cst);
+}
+
+/* should_flush_tlb() on `cpu` sends `target` no IPI (for an explorer's trace). */
+static inline void tlbgen__note_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu,
+					    unsigned int target)
+{
+	if (unlikely(sys->exec) && sys->exec->ipi_skipped)
+		sys->exec->ipi_skipped(sys, cpu, target);
 }
 
 /* ---- flush_tlb_info ------------------------------------------------------------------ */

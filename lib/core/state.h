@@ -228,6 +228,18 @@ struct tlbgen_transport {
 	int (*check_cpu)(const struct tlbgen_system *sys, unsigned int cpu);
 };
 
+/* The per-CPU fields whose plain stores a store buffer may hold. */
+enum tlbgen_sb_field {
+	TLBGEN_SB_LOADED_MM = 0,	/* cpu_tlbstate.loaded_mm */
+	TLBGEN_SB_IS_LAZY,		/* cpu_tlbstate_shared.is_lazy */
+};
+
+/* Why a store buffer drains without a locked RMW. */
+enum tlbgen_fence_kind {
+	TLBGEN_FENCE_SMP_MB = 0,	/* smp_mb(): mfence */
+	TLBGEN_FENCE_CR3,		/* MOV to CR3 in switch_mm_irqs_off(): serialising */
+};
+
 /*
  * Hooks of an execution mode that runs the policy code in its own time
  * (the virtual mode): every traced shared-line access and every cost the
@@ -241,6 +253,20 @@ struct tlbgen_exec_hooks {
 	void (*spend)(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles);
 	/* jiffies at the running CPU's clock. */
 	uint64_t (*jiffies)(const struct tlbgen_system *sys);
+	/*
+	 * The memory model (tlbgen_vtime__set_memory_model()). store: a plain
+	 * store by `cpu` to a field other CPUs read; true when it went into
+	 * the CPU's store buffer instead of memory. load: `cpu`'s own load of
+	 * such a field; true and *val when its buffer forwards a newer value.
+	 * fence: smp_mb() or a serialising instruction; the buffer drains.
+	 */
+	bool (*store)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
+		      uintptr_t val);
+	bool (*load)(const struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
+		     uintptr_t *val);
+	void (*fence)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why);
+	/* should_flush_tlb() on `cpu` decided not to IPI `target`. */
+	void (*ipi_skipped)(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
 };
 
 struct tlbgen_flush_rec {

@@ -43,6 +43,8 @@ static void vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
 		return;
 	me->ipi_at = VT_NEVER;
 	vt->stats.ipis_taken++;
+	if (me->sb_len)
+		tlbgen__vt_sb_drain(vt, cpu, "interrupt entry serialises");
 	me->clock += m->irq_entry;
 	tlbgen__flush_smp_call_function_queue(vt->sys, cpu, -1);
 	me->clock += m->irq_exit;
@@ -92,6 +94,9 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 	if (cpu >= sys->nr_cpus)
 		return;	/* the host between runs: no time passes */
 	me = &vt->v[cpu];
+	/* A locked RMW drains the store buffer before it executes. */
+	if (op == TLBGEN_OP_RMW && me->sb_len)
+		tlbgen__vt_sb_drain(vt, cpu, "locked RMW");
 	if (tlbgen__coherence_access(vt->dir, cpu, line, id, op, &x))
 		x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_MEMORY };
 	cost = xfer_cost(&sys->machine, &x, op);
@@ -106,8 +111,12 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 	if (x.kind != TLBGEN_XFER_HIT && x.kind != TLBGEN_XFER_MEMORY)
 		vt->stats.transfers[line]++;
 	me->clock += cost;
+	tlbgen__vt_sb_tick(vt, cpu);
 	tlbgen__vt_sched(vt, cpu);
 	vt_take_ipis(vt, cpu);
+	/* No scheduling point from here to the load itself. */
+	if (op == TLBGEN_OP_READ)
+		tlbgen__vt_sb_check_read(vt, cpu, line, id);
 }
 
 static void vt_spend_hook(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles)
@@ -132,6 +141,10 @@ static const struct tlbgen_exec_hooks vt_hooks = {
 	.access = vt_access,
 	.spend = vt_spend_hook,
 	.jiffies = vt_jiffies,
+	.store = tlbgen__vt_sb_store,
+	.load = tlbgen__vt_sb_load,
+	.fence = tlbgen__vt_sb_fence,
+	.ipi_skipped = tlbgen__vt_ipi_skipped,
 };
 
 /* Work `cycles` with IRQs on; IPIs arriving meanwhile are taken on time. */
@@ -166,6 +179,10 @@ static void vt_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned i
 	struct tlbgen_vcpu *src = &vt->v[from], *t = &vt->v[target];
 	uint64_t at;
 
+	/* The ICR write: the kernel fences before it (weak_wrmsr_fence() for
+	 * x2APIC), so the sender's stores are visible before the IPI lands. */
+	if (src->sb_len)
+		tlbgen__vt_sb_drain(vt, from, "IPI send");
 	src->clock += m->ipi_send;
 	at = src->clock + m->ipi_latency;
 	if (vt->socket[from] != vt->socket[target] && m->cross_socket > m->same_socket)
@@ -252,6 +269,7 @@ static void vt_free(struct tlbgen_vt *vt)
 	free(vt->v);
 	free(vt->heap);
 	free(vt->socket);
+	free(vt->opts);
 	free(vt);
 }
 
@@ -377,7 +395,7 @@ TLBGEN_API int tlbgen_vtime__run(struct tlbgen_system *sys, uint64_t until)
 	if (!vt->nr_heap)
 		return 0;
 	tlbgen__tls.sys = sys;
-	tlbgen__vt_switch(vt, sys->nr_cpus, tlbgen__vt_pop(vt));
+	tlbgen__vt_switch(vt, sys->nr_cpus, tlbgen__vt_first(vt));
 	tlbgen__tls.sys = NULL;
 	tlbgen__tls.cpu = -1;
 	for (unsigned int i = 0; i < sys->nr_cpus; i++) {

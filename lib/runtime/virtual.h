@@ -17,6 +17,15 @@ enum vcpu_state {
 	VCPU_BLOCKED,		/* idle or waiting: woken by an IPI or a csd unlock */
 };
 
+/* One store in a CPU's store buffer (TLBGEN_MEMORY_TSO). */
+struct tlbgen_sb_entry {
+	enum tlbgen_sb_field f;
+	uintptr_t val;
+	uint64_t commit_at;		/* clock scheduler: commits at or after this */
+};
+
+#define VT_SB_SIZE	8		/* only two fields are buffered: never full in practice */
+
 struct tlbgen_vcpu {
 	struct tlbgen_coro coro;
 	uint64_t clock;			/* cycles */
@@ -34,6 +43,8 @@ struct tlbgen_vcpu {
 	tlbgen_cpu_fn fn;
 	void *arg;
 	int ret;
+	struct tlbgen_sb_entry sb[VT_SB_SIZE];	/* FIFO from sb_head */
+	unsigned int sb_head, sb_len;
 };
 
 struct tlbgen_vt {
@@ -50,6 +61,9 @@ struct tlbgen_vt {
 	size_t stack_size;
 	void (*cpu_main)(void *vcpu);	/* the coroutine body of every CPU */
 	struct tlbgen_vtime_stats stats;
+	enum tlbgen_memory_model model;
+	struct tlbgen_vt_chooser chooser;	/* .choose NULL: scheduled by the clock */
+	struct tlbgen_vt_option *opts;		/* [2 * nr_cpus], with a chooser */
 };
 
 #define VT_NEVER	UINT64_MAX
@@ -67,6 +81,25 @@ void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu);
 void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until);
 /* Wake a sleeping (or never started) CPU at time t. */
 void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t);
+/* The first CPU to run (nr_cpus: none is runnable), by the clock or the chooser. */
+unsigned int tlbgen__vt_first(struct tlbgen_vt *vt);
+
+/* vmodel.c: store buffers (TLBGEN_MEMORY_TSO) and the chooser's notes. */
+void tlbgen__vt_sb_drain(struct tlbgen_vt *vt, unsigned int cpu, const char *why);
+void tlbgen__vt_sb_drain_one(struct tlbgen_vt *vt, unsigned int cpu, const char *why);
+/* At `cpu`'s scheduling point: commit the entries due by the clock. */
+void tlbgen__vt_sb_tick(struct tlbgen_vt *vt, unsigned int cpu);
+/* Before `cpu`'s load of a cpu_tlbstate line `id`: note a store it misses. */
+void tlbgen__vt_sb_check_read(struct tlbgen_vt *vt, unsigned int cpu, enum tlbgen_line line,
+			      uintptr_t id);
+void tlbgen__vt_note(struct tlbgen_vt *vt, unsigned int cpu, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool tlbgen__vt_sb_store(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
+			 uintptr_t val);
+bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu,
+			enum tlbgen_sb_field f, uintptr_t *val);
+void tlbgen__vt_sb_fence(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why);
+void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
 
 
 /* For runtime/cpu.c: spawn / should_stop / join on a virtual system. */

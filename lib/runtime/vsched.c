@@ -81,6 +81,18 @@ void tlbgen__vt_push(struct tlbgen_vt *vt, unsigned int cpu)
 	heap_up(vt, vt->nr_heap - 1);
 }
 
+/* Take `cpu` out of the heap wherever it is. */
+static void heap_remove(struct tlbgen_vt *vt, unsigned int cpu)
+{
+	unsigned int pos = vt->v[cpu].heap_pos, last = vt->heap[--vt->nr_heap];
+
+	if (pos == vt->nr_heap)
+		return;
+	heap_place(vt, pos, last);
+	heap_down(vt, pos);
+	heap_up(vt, vt->v[last].heap_pos);
+}
+
 unsigned int tlbgen__vt_pop(struct tlbgen_vt *vt)
 {
 	unsigned int top = vt->heap[0];
@@ -119,6 +131,67 @@ void tlbgen__vt_switch(struct tlbgen_vt *vt, unsigned int from, unsigned int to)
 	tlbgen__coro_switch(coro_of(vt, from), coro_of(vt, to));
 }
 
+/* ---- scheduling by a chooser (tlbgen_vtime__set_chooser()) --------------------------- */
+
+static bool in_heap(const struct tlbgen_vt *vt, unsigned int cpu)
+{
+	unsigned int pos = vt->v[cpu].heap_pos;
+
+	return pos < vt->nr_heap && vt->heap[pos] == cpu;
+}
+
+/*
+ * Ask the chooser what happens next at `cur`'s scheduling point (`cur` is
+ * nr_cpus for the host, or `cur_runs` false when it sleeps): drains are
+ * done here, the CPU to run is returned (nr_cpus: none is runnable), out of
+ * the heap, with `cur` put in it when it could have gone on.
+ */
+static unsigned int vt_choose(struct tlbgen_vt *vt, unsigned int cur, bool cur_runs)
+{
+	unsigned int nr = vt->sys->nr_cpus, n, pick;
+	struct tlbgen_vt_option *o = vt->opts;
+
+	for (;;) {
+		n = 0;
+		if (cur_runs)
+			o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, cur };
+		else if (vt->nr_heap)
+			o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, vt->heap[0] };
+		for (unsigned int i = 0; i < nr; i++)
+			if (in_heap(vt, i) && i != o[0].cpu)
+				o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, i };
+		if (!n) {
+			/* Nothing can run: time passes, every buffer drains. */
+			for (unsigned int i = 0; i < nr; i++)
+				if (vt->v[i].sb_len)
+					tlbgen__vt_sb_drain(vt, i, "the system went idle");
+			return nr;
+		}
+		for (unsigned int i = 0; i < nr; i++)
+			if (vt->v[i].sb_len)
+				o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_DRAIN, i };
+		pick = vt->chooser.choose(vt->chooser.ctx, cur, o, n);
+		if (pick >= n)
+			pick = 0;
+		if (o[pick].kind == TLBGEN_VT_DRAIN) {
+			tlbgen__vt_sb_drain_one(vt, o[pick].cpu, "chosen");
+			continue;
+		}
+		pick = o[pick].cpu;
+		if (pick == cur && cur_runs)
+			return cur;
+		heap_remove(vt, pick);
+		if (cur_runs)
+			tlbgen__vt_push(vt, cur);
+		return pick;
+	}
+}
+
+unsigned int tlbgen__vt_first(struct tlbgen_vt *vt)
+{
+	return vt->chooser.choose ? vt_choose(vt, vt->sys->nr_cpus, false) : tlbgen__vt_pop(vt);
+}
+
 /* The running CPU passes a scheduling point at its clock. */
 void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu)
 {
@@ -126,6 +199,13 @@ void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu)
 
 	vt->stats.sched_points++;
 	vt->v[cpu].tiebreak = vt_rand(vt);
+	if (vt->chooser.choose) {
+		next = vt_choose(vt, cpu, true);
+		if (next != cpu)
+			tlbgen__vt_switch(vt, cpu, next);
+		vt->v[cpu].state = VCPU_RUNNING;
+		return;
+	}
 	if (!vt->nr_heap || before(vt, cpu, vt->heap[0]))
 		return;
 	/* Pushing draws a new tiebreak, so the CPU may still come out first. */
@@ -146,16 +226,22 @@ void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until)
 	unsigned int next;
 
 	vt->stats.sched_points++;
+	/* While it sleeps its stores commit. */
+	if (me->sb_len)
+		tlbgen__vt_sb_drain(vt, cpu, "the CPU sleeps");
 	me->sleep_from = me->clock;
 	me->sleeping = true;
 	if (until != VT_NEVER) {
 		if (me->clock < until)
 			me->clock = until;
 		tlbgen__vt_push(vt, cpu);
-		next = tlbgen__vt_pop(vt);
+		next = vt->chooser.choose ? vt_choose(vt, cpu, false) : tlbgen__vt_pop(vt);
 	} else {
 		me->state = VCPU_BLOCKED;
-		next = vt->nr_heap ? tlbgen__vt_pop(vt) : vt->sys->nr_cpus;
+		if (vt->chooser.choose)
+			next = vt_choose(vt, cpu, false);
+		else
+			next = vt->nr_heap ? tlbgen__vt_pop(vt) : vt->sys->nr_cpus;
 	}
 	if (next != cpu)
 		tlbgen__vt_switch(vt, cpu, next);

@@ -113,6 +113,7 @@ int tlbgen__should_flush_tlb(struct tlbgen_system *sys, unsigned int cpu, void *
 
 	if (v == TLBGEN_IPI_SEND)
 		return 1;
+	tlbgen__note_ipi_skipped(sys, f->initiating_cpu, cpu);
 	if ((unsigned int)v < ARRAY_SIZE(reason))
 		tlbgen__count(sys, f->initiating_cpu, f->mm, reason[v]);
 	return 0;

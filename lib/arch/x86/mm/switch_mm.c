@@ -140,6 +140,9 @@ void tlbgen__switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 		}
 	}
 
+	/* load_new_mm_cr3(), flushing or not: serialising, the store buffer
+	 * drains (the LOADED_MM_SWITCHING store included). */
+	tlbgen__cr3_write(sys, cpu);
 	if (need_flush) {
 		ts->ctxs[new_asid].ctx_id = next->context.ctx_id;
 		ts->ctxs[new_asid].tlb_gen = next_tlb_gen;
