@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * bench/explore.c - `tlbgen-bench explore`: long runs of the randomized
- * schedule explorer (harness/explore_engine.c) over stepped mode.
- * Prints seeds x ops per profile; on a failure prints the minimised trace
- * and exits 1.
+ * schedule explorer (harness/explore_engine.c) over stepped mode; with
+ * --memory-model, the explorer of the virtual mode (harness/tso_explore.c)
+ * over the switch_mm_irqs_off() / flush race, randomized or bounded-
+ * exhaustive. Prints what it covered; on a failure prints the minimised
+ * trace and exits 1.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 
 #include "bench.h"
 #include "explore_engine.h"
+#include "tso_explore.h"
 
 static void usage(FILE *f)
 {
@@ -24,13 +27,111 @@ static void usage(FILE *f)
 		"  --ops M          operations per seed (default 200)\n"
 		"  --first-seed S   first seed (default 1)\n"
 		"  --seconds T      stop each profile after T seconds (0: no limit)\n"
-		"  --keep-going     do not stop at the first failing seed\n");
+		"  --keep-going     do not stop at the first failing seed\n"
+		"  --memory-model M sc or tso: explore the switch_mm/flush race in virtual\n"
+		"                   mode, every shared access a scheduling point (--ops and\n"
+		"                   --keep-going do not apply; default 2000 seeds, 10 s)\n"
+		"  --exhaustive     with --memory-model: every execution within --bound\n"
+		"  --bound N        deviations from the default schedule (default 2)\n"
+		"  --replay P:K,..  with --memory-model: replay these picks (printed on failure)\n");
 }
 
 static int bad_usage(void)
 {
 	usage(stderr);
 	return 2;
+}
+
+struct mm_args {
+	const char *choices, *replay;
+	enum tlbgen_memory_model model;
+	bool exhaustive, seeds_set;
+	unsigned int bound;
+	uint64_t seeds, first, seconds;
+};
+
+static void print_failure(const char *profile, const struct mm_args *a, struct txcfg *cfg,
+			  struct txdev *devs, size_t n)
+{
+	const char *model = a->model == TLBGEN_MEMORY_TSO ? "tso" : "sc";
+	unsigned int steps;
+
+	n = tx_minimise(cfg, devs, n);
+	printf("FAIL profile %s%s%s memory-model %s: a stale translation was used\n"
+	       "minimised schedule (%zu deviation%s from the default); replay with:\n"
+	       "  tlbgen-bench explore --profile %s%s%s --memory-model %s --first-seed %" PRIu64
+	       " --replay ",
+	       profile, a->choices ? "+" : "", a->choices ? a->choices : "", model, n,
+	       n == 1 ? "" : "s", profile, a->choices ? " --choices " : "",
+	       a->choices ? a->choices : "", model, cfg->seed);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%u:%u", i ? "," : "", devs[i].point, devs[i].pick);
+	printf("\n");
+	steps = tx_print_trace(stdout, cfg, devs, n);
+	printf("trace: %u steps\n", steps);
+}
+
+/* --memory-model: one profile after another; 1 at the first failure. */
+static int explore_memory_model(const char *const *profiles, unsigned int np,
+				const struct mm_args *a)
+{
+	const char *model = a->model == TLBGEN_MEMORY_TSO ? "tso" : "sc";
+	struct txresult res;
+	int failed = 0;
+
+	for (unsigned int p = 0; p < np && !failed; p++) {
+		struct txcfg cfg = { .profile = profiles[p], .choices = a->choices,
+				     .model = a->model, .seed = a->first };
+		uint64_t t0 = bench_now_ns();
+		int err;
+
+		if (a->replay) {
+			struct txdev devs[TX_MAX_DEVS];
+			size_t n;
+
+			if (tx_parse_devs(a->replay, devs, TX_MAX_DEVS, &n)) {
+				fprintf(stderr, "explore: bad --replay '%s' (want POINT:PICK,...)\n",
+					a->replay);
+				return 2;
+			}
+			err = tx_replay(&cfg, devs, n, &res);
+			if (!err) {
+				printf("replay profile=%s memory-model=%s: %s\n", profiles[p], model,
+				       res.failed ? "FAIL" : "passes");
+				tx_print_trace(stdout, &cfg, devs, n);
+				failed = res.failed;
+			}
+		} else if (a->exhaustive) {
+			err = tx_exhaustive(&cfg, a->bound, &res);
+		} else {
+			err = tx_random(&cfg, a->first, a->seeds, a->seconds, &res);
+			cfg.seed = res.seed;
+		}
+		if (err) {
+			fprintf(stderr, "explore: %s\n", res.msg[0] ? res.msg : strerror(-err));
+			return 2;
+		}
+		if (a->replay)
+			continue;
+		if (res.failed) {
+			print_failure(profiles[p], a, &cfg, res.devs, res.ndevs);
+			failed = 1;
+		}
+		printf("explore profile=%s%s%s memory-model=%s %s%u executions=%" PRIu64
+		       " max-points=%" PRIu64 " %s time=%.2fs\n",
+		       profiles[p], a->choices ? "+" : "", a->choices ? a->choices : "", model,
+		       a->exhaustive ? "exhaustive bound=" : "random seeds-from=",
+		       a->exhaustive ? a->bound : (unsigned int)a->first, res.executions,
+		       res.max_points,
+		       res.failed ? "FAILED" : a->exhaustive ? (res.exhausted ?
+		       "bound exhausted: no violation" : "bound NOT exhausted (too many points)") :
+		       "no violation",
+		       (double)(bench_now_ns() - t0) / 1e9);
+		if (a->exhaustive && !res.failed && !res.exhausted)
+			failed = 1;
+		fflush(stdout);
+	}
+	return failed;
 }
 
 int bench_explore_main(int argc, char **argv)
@@ -43,6 +144,10 @@ int bench_explore_main(int argc, char **argv)
 		{ "first-seed", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "memory-model", required_argument, NULL, 'M' },
+		{ "exhaustive", no_argument, NULL, 'x' },
+		{ "bound", required_argument, NULL, 'b' },
+		{ "replay", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -50,7 +155,8 @@ int bench_explore_main(int argc, char **argv)
 	unsigned int np = 0;
 	uint64_t seeds = 10000, first = 1, ops_per = 200, seconds = 0;
 	unsigned long long v;
-	bool keep_going = false;
+	bool keep_going = false, mm_set = false, seconds_set = false;
+	struct mm_args ma = { .bound = 2, .model = TLBGEN_MEMORY_SC };
 	int opt, failed = 0;
 
 	if (getenv("TLBGEN_EXPLORE_VERBOSE"))
@@ -72,6 +178,7 @@ int bench_explore_main(int argc, char **argv)
 			if (bench_parse_ull("--seeds", optarg, 0, ULLONG_MAX, &v))
 				return bad_usage();
 			seeds = v;
+			ma.seeds_set = true;
 			break;
 		case 'm':
 			if (bench_parse_ull("--ops", optarg, 1, 100000, &v))
@@ -87,9 +194,30 @@ int bench_explore_main(int argc, char **argv)
 			if (bench_parse_ull("--seconds", optarg, 0, ULLONG_MAX, &v))
 				return bad_usage();
 			seconds = v;
+			seconds_set = true;
 			break;
 		case 'k':
 			keep_going = true;
+			break;
+		case 'M':
+			if (!strcmp(optarg, "tso")) {
+				ma.model = TLBGEN_MEMORY_TSO;
+			} else if (strcmp(optarg, "sc")) {
+				fprintf(stderr, "explore: bad --memory-model '%s' (sc or tso)\n",
+					optarg);
+				return 2;
+			}
+			mm_set = true;
+			break;
+		case 'x':
+			ma.exhaustive = true;
+			break;
+		case 'b':
+			if (bench_parse_uint("--bound", optarg, 0, 8, &ma.bound))
+				return bad_usage();
+			break;
+		case 'r':
+			ma.replay = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -100,6 +228,19 @@ int bench_explore_main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return bad_usage();
+	if (!mm_set && (ma.exhaustive || ma.replay)) {
+		fprintf(stderr, "explore: --exhaustive and --replay need --memory-model\n");
+		return 2;
+	}
+	if (mm_set) {
+		if (!np)
+			profiles[np++] = "latest";
+		ma.choices = choices;
+		ma.seeds = ma.seeds_set ? seeds : 2000;
+		ma.first = first;
+		ma.seconds = seconds_set ? seconds : 10;
+		return explore_memory_model(profiles, np, &ma);
+	}
 	if (!np) {
 		profiles[np++] = "v5.17";
 		profiles[np++] = "v6.0";
