@@ -137,13 +137,31 @@ static uint64_t vt_jiffies(const struct tlbgen_system *sys)
 	return now / ((uint64_t)sys->machine.mhz * 1000000 / sys->clock.hz);
 }
 
+static void vt_fence(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why)
+{
+	struct tlbgen_vt *vt = vt_of(sys);
+
+	if (cpu >= sys->nr_cpus || cpu != vt->current || !vt->v[cpu].sb_len)
+		return;
+	/*
+	 * The loads before the CR3 write (switch_mm_irqs_off()'s tlb_gen read)
+	 * may complete while older stores still wait: other CPUs may run
+	 * between them and the drain. A scheduling point only under TSO with
+	 * stores waiting, so sc executions are scheduled as before.
+	 */
+	if (why == TLBGEN_FENCE_CR3)
+		tlbgen__vt_sched(vt, cpu);
+	tlbgen__vt_sb_drain(vt, cpu,
+			    why == TLBGEN_FENCE_CR3 ? "the CR3 write serialises" : "smp_mb()");
+}
+
 static const struct tlbgen_exec_hooks vt_hooks = {
 	.access = vt_access,
 	.spend = vt_spend_hook,
 	.jiffies = vt_jiffies,
 	.store = tlbgen__vt_sb_store,
 	.load = tlbgen__vt_sb_load,
-	.fence = tlbgen__vt_sb_fence,
+	.fence = vt_fence,
 	.ipi_skipped = tlbgen__vt_ipi_skipped,
 };
 

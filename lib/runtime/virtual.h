@@ -98,7 +98,6 @@ bool tlbgen__vt_sb_store(struct tlbgen_system *sys, unsigned int cpu, enum tlbge
 			 uintptr_t val);
 bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu,
 			enum tlbgen_sb_field f, uintptr_t *val);
-void tlbgen__vt_sb_fence(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why);
 void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
 
 

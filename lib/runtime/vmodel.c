@@ -214,24 +214,6 @@ bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu,
 	return false;
 }
 
-void tlbgen__vt_sb_fence(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why)
-{
-	struct tlbgen_vt *vt = sys->rt;
-
-	if (cpu >= sys->nr_cpus || cpu != vt->current || !vt->v[cpu].sb_len)
-		return;
-	/*
-	 * The loads before the CR3 write (switch_mm_irqs_off()'s tlb_gen read)
-	 * may complete while older stores still wait: other CPUs may run
-	 * between them and the drain. A scheduling point only under TSO with
-	 * stores waiting, so sc executions are scheduled as before.
-	 */
-	if (why == TLBGEN_FENCE_CR3)
-		tlbgen__vt_sched(vt, cpu);
-	tlbgen__vt_sb_drain(vt, cpu,
-			    why == TLBGEN_FENCE_CR3 ? "the CR3 write serialises" : "smp_mb()");
-}
-
 void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigned int target)
 {
 	tlbgen__vt_note(sys->rt, cpu, "CPU%u's should_flush_tlb() sends CPU%u no IPI", cpu,
