@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"                   mode, every shared access a scheduling point (--ops and\n"
 		"                   --keep-going do not apply; default 2000 seeds, 10 s)\n"
 		"  --exhaustive     with --memory-model: every execution within --bound\n"
-		"  --bound N        deviations from the default schedule (default 2)\n"
+		"  --bound N        deviations from the default schedule (default 3)\n"
 		"  --replay P:K,..  with --memory-model: replay these picks (printed on failure)\n");
 }
 
@@ -156,7 +156,7 @@ int bench_explore_main(int argc, char **argv)
 	uint64_t seeds = 10000, first = 1, ops_per = 200, seconds = 0;
 	unsigned long long v;
 	bool keep_going = false, mm_set = false, seconds_set = false;
-	struct mm_args ma = { .bound = 2, .model = TLBGEN_MEMORY_SC };
+	struct mm_args ma = { .bound = 3, .model = TLBGEN_MEMORY_SC };
 	int opt, failed = 0;
 
 	if (getenv("TLBGEN_EXPLORE_VERBOSE"))

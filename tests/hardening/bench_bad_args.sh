@@ -52,6 +52,8 @@ check_number pagefault --cpus -1
 check_number lazy --flushes 5k
 check_number lazy --seed 99999999999999999999999
 check_number explore --ops 1x
+check_number explore --memory-model arm64
+check_number explore --bound 9x
 check_number soak --seconds 2x
 check_number reclaim --pages 12q
 check_number reclaim --rounds ""
