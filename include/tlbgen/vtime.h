@@ -165,7 +165,7 @@ struct tlbgen_vt_chooser {
 /*
  * tlbgen_vtime__set_chooser - schedule `sys` by chooser `c` (copied; NULL:
  * by the clock again) from now on. -EINVAL (not a virtual system, bad sz,
- * no choose()), -EBUSY (called from a program).
+ * no choose()), -EBUSY (called from a program), -ENOMEM.
  */
 TLBGEN_API int tlbgen_vtime__set_chooser(struct tlbgen_system *sys,
 					 const struct tlbgen_vt_chooser *c);
