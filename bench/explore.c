@@ -96,7 +96,8 @@ static int explore_memory_model(const char *const *profiles, unsigned int np,
 			}
 			err = tx_replay(&cfg, devs, n, &res);
 			if (!err) {
-				printf("replay profile=%s memory-model=%s: %s\n", profiles[p], model,
+				printf("replay profile=%s%s%s memory-model=%s: %s\n", profiles[p],
+				       a->choices ? "+" : "", a->choices ? a->choices : "", model,
 				       res.failed ? "FAIL" : "passes");
 				tx_print_trace(stdout, &cfg, devs, n);
 				failed = res.failed;
