@@ -43,7 +43,8 @@ TLBGEN_API int tlbgen_enter_lazy_tlb(struct tlbgen_system *sys, unsigned int cpu
 
 /*
  * tlbgen_leave_mm - leave_mm(): a lazy CPU switches to init_mm. No-op on
- * init_mm. -EINVAL additionally when the CPU is not lazy (the kernel WARNs).
+ * init_mm. A CPU that is not lazy switches too, after the kernel's WARN
+ * (counted in tlbgen_system__warns()).
  */
 TLBGEN_API int tlbgen_leave_mm(struct tlbgen_system *sys, unsigned int cpu);
 
