@@ -52,6 +52,10 @@ enum tlbgen_batched_pending {	/* arm64 arch_flush_tlb_batched_pending() */
 	BATCHED_PENDING_FLUSH_TLB_MM = 0,	/* 4b634918384c */
 	BATCHED_PENDING_DSB,			/* before it: dsb(ish) only */
 };
+enum tlbgen_smp_wait_mask {	/* smp_call_function_many_cond(): whom csd_lock_wait() reads */
+	SMP_WAIT_ALL_TARGETS = 0,	/* targets skipped by cond_func stay in cfd->cpumask */
+	SMP_WAIT_CALLED,		/* 5c3124975e15: skipped targets cleared from it */
+};
 enum tlbgen_ceiling_place {
 	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */
 	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
@@ -82,6 +86,11 @@ struct tlbgen_profile {
 	bool no_batched_unmap;	/* !CONFIG_ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
 	bool arm64_repeat_tlbi;	/* ARM64_WORKAROUND_REPEAT_TLBI: never defer */
 	enum tlbgen_batched_pending batched_pending;
+	bool arm64_batched_unmap;	/* 43b3dfdd0455: arm64 selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
+	bool riscv_batched_unmap;	/* 54d7431af73e: riscv selects it */
+	bool ubc_pte_accessible;	/* 4d4b6d66db63: batch only pte_accessible() PTEs */
+	/* The call engine. */
+	enum tlbgen_smp_wait_mask smp_wait_mask;
 	/* Arch range ceilings and the spurious-fault rule. */
 	long ppc_tlb_single_page_flush_ceiling;		/* radix global (tlbie): 33 */
 	long ppc_tlb_local_single_page_flush_ceiling;	/* radix local (tlbiel): 256 */

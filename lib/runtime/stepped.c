@@ -29,6 +29,7 @@ static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
 	tlbgen_done_fn done = c->priv.done;
 
 	c->priv.done = NULL;
+	tlbgen__smp_wait_reads(sys, cpu);
 	c->priv.run_remote = false;
 	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	if (done)
