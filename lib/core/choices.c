@@ -177,7 +177,8 @@ static const struct tlbgen_choice choices[] = {
 	E("ppc_ceiling_cmp", ppc_ceiling_cmp, ceiling_cmp_v, "powerpc",
 	  "powerpc radix global test: gt (mainline nr_pages > ceiling) or ge (Aneesh's 2021 RFC, with 32)"),
 	L("riscv_tlb_flush_all_threshold", riscv_tlb_flush_all_threshold, "riscv",
-	  "riscv: full flush if DIV_ROUND_UP(size, stride) > 64"),
+	  "riscv: a range over one stride is a full flush if DIV_ROUND_UP(size, stride) > this: 64 "
+	  "since 9d4e8d5fa7db (v6.7); before it every such range was a full flush, which is 1"),
 	L("arm64_max_dvm_ops", arm64_max_dvm_ops, "arm64",
 	  "arm64 without FEAT_TLBIRANGE: full flush if (end - start) >= MAX_DVM_OPS * stride (512)"),
 	E("flush_tlb_fix_spurious_fault", spurious_hook, spurious_hook_v, "all",

@@ -23,7 +23,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	/* Nadav Amit's baseline "v5.17+": with the d39268ad24c0 revert. */
 	{ "v5.17", NULL,
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
-	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=64,arm64_max_dvm_ops=512,"
+	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
@@ -39,8 +39,13 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called" },
 	/* 43b3dfdd0455: arm64 batches, with db6c1f6f236d's dsb-only batched_pending. */
 	{ "v6.6", "v6.4", "arm64_batched_unmap=on" },
+	/*
+	 * 9d4e8d5fa7db: riscv flushes a range page by page up to 64 entries;
+	 * before it, anything over one stride was a full flush (threshold 1).
+	 */
+	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64" },
 	/* 54d7431af73e: riscv batches. */
-	{ "v6.8", "v6.6", "riscv_batched_unmap=on" },
+	{ "v6.8", "v6.7", "riscv_batched_unmap=on" },
 	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */
 	{ "v6.14", "v6.8",
 	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
@@ -80,8 +85,10 @@ static int builtin_lookup(const char *name, struct tlbgen_profile *out, int dept
 		if (strcmp(builtin[i].name, name))
 			continue;
 		memset(out, 0, sizeof(*out));
-		if (builtin[i].base && depth < 8) {
-			int err = builtin_lookup(builtin[i].base, out, depth + 1);
+		if (builtin[i].base) {
+			/* A chain longer than the table has a cycle. */
+			int err = depth < (int)ARRAY_SIZE(builtin) ?
+				  builtin_lookup(builtin[i].base, out, depth + 1) : -ELOOP;
 
 			if (err)
 				return err;

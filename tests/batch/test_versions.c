@@ -231,11 +231,37 @@ static void test_wait_mask_v6_0_v6_4(void **state)
 	}
 }
 
+/*
+ * 9d4e8d5fa7db (v6.7): riscv flushes a range page by page up to 64 PTEs.
+ * Before it, a range of more than one stride was always a full flush.
+ */
+static void test_riscv_range_v6_6_v6_7(void **state)
+{
+	static const char *const profiles[] = { "v6.6", "v6.7" };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_STEPPED, profiles[i], NULL);
+		struct tlbgen_range_flush r;
+
+		assert_int_equal(tlbgen_range_flush_decide(sys, TLBGEN_ARCH_RISCV, 0, PG(1), 12, &r), 0);
+		assert_false(r.full);	/* one stride: one page, both versions */
+		assert_int_equal(r.ops, 1);
+		assert_int_equal(tlbgen_range_flush_decide(sys, TLBGEN_ARCH_RISCV, 0, PG(2), 12, &r), 0);
+		assert_int_equal(r.full, i == 0);
+		assert_int_equal(r.ops, i == 0 ? 1 : 2);
+		assert_int_equal(tlbgen_range_flush_decide(sys, TLBGEN_ARCH_RISCV, 0, PG(65), 12, &r), 0);
+		assert_true(r.full);	/* 65 > 64 */
+		assert_int_equal(tlbgen_system__destroy(sys), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_batching_v6_4_v6_6),
 		cmocka_unit_test(test_riscv_batching_v6_6_v6_8),
+		cmocka_unit_test(test_riscv_range_v6_6_v6_7),
 		cmocka_unit_test(test_arm64_batched_pending_v6_14_v6_16),
 		cmocka_unit_test(test_pte_accessible_filter_v6_0_v6_4),
 		cmocka_unit_test(test_wait_mask_v6_0_v6_4),
