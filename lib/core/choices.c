@@ -45,12 +45,13 @@ static const struct tlbgen_choice_value gen_read_v[] = {
 	V("never", GEN_READ_NEVER, NOT_MAINLINE), END };
 static const struct tlbgen_choice_value early_v[] = {
 	V("none", EARLY_RETURN_NONE, OLD),
-	/* Fixed by 8f1d56f64f8d before v6.0 was released. */
-	V("unguarded", EARLY_RETURN_UNGUARDED, "aa44284960d5", "v6.0-rc1 only"),
+	/* 8f1d56f64f8d topped the same x86/mm pull for v6.0-rc1. */
+	V("unguarded", EARLY_RETURN_UNGUARDED, "aa44284960d5", "never released (tip x86/mm)"),
 	V("guarded", EARLY_RETURN_GUARDED, "8f1d56f64f8d", "v6.0"), END };
 static const struct tlbgen_choice_value wrong_mm_v[] = {
 	V("remote", WRONG_MM_REMOTE, OLD),
-	V("remote-clear", WRONG_MM_REMOTE_CLEAR, "209954cbc7d0", "v6.14"),
+	/* 953753db887f followed in the same x86/mm branch for v6.14. */
+	V("remote-clear", WRONG_MM_REMOTE_CLEAR, "209954cbc7d0", "never released (tip x86/mm)"),
 	V("all-clear", WRONG_MM_ALL_CLEAR, "953753db887f", "v6.14"), END };
 static const struct tlbgen_choice_value cpumask_v[] = {
 	V("clear-on-switch", CPUMASK_CLEAR_ON_SWITCH, OLD),
