@@ -111,6 +111,14 @@ static const struct tlbgen_choice_value spurious_hook_v[] = {
 	V("generic", TLBGEN_SPURIOUS_GENERIC, OLD),
 	V("noop", TLBGEN_SPURIOUS_NOOP, OLD),
 	V("local", TLBGEN_SPURIOUS_LOCAL, NOT_MAINLINE), END };
+static const struct tlbgen_choice_value fault_arch_v[] = {
+	V("x86", FAULT_ARCH_X86, OLD),
+	V("arm64", FAULT_ARCH_ARM64, OLD),
+	V("generic", FAULT_ARCH_GENERIC, OLD), END };
+static const struct tlbgen_choice_value arm64_fault_v[] = {
+	/* Will Deacon's "Remove the spurious fault flush" change of Sep 2020. */
+	V("broadcast", 0, "-", "v5.10"),
+	V("local", 1, "cb1fa2e99955", "v6.19"), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "b7333b58f358", "v5.9"), END };
@@ -186,6 +194,15 @@ static const struct tlbgen_choice choices[] = {
 	  "generic: cross-CPU flush_tlb_page; noop: x86/arm64; local: one local page (Catalin's 2020 proposal)"),
 	B("spurious_skip_tried", spurious_skip_tried, skip_tried_v, "all",
 	  "skip the spurious-fault flush on FAULT_FLAG_TRIED (b7333b58f358)"),
+	E("fault_arch", fault_arch, fault_arch_v, "all",
+	  "whose ptep_set_access_flags() and flush_tlb_fix_spurious_fault() the fault path "
+	  "runs: x86 (no flush of a changed PTE; the hook is flush_tlb_fix_spurious_fault, "
+	  "noop on x86), arm64 (flush_tlb_page() of a changed PTE on a write fault; its hook "
+	  "is set by arm64_fault_flush), generic (mm/pgtable-generic.c: the hook after "
+	  "every change as well)"),
+	B("arm64_fault_flush", arm64_fault_local, arm64_fault_v, "arm64",
+	  "arm64 write fault that changed the PTE: broadcast flush_tlb_page() (TLBI IS + "
+	  "DSB), spurious-fault hook a no-op; or both a local TLBI + DSB (cb1fa2e99955)"),
 };
 
 static const struct tlbgen_choice *find_choice(const char *name, size_t len)

@@ -24,7 +24,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v5.17", NULL,
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
-	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,"
+	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_arch=x86,"
+	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
 	  "switch_mm_barrier=off,same_mm_cpumask_check=always,ceiling_place=flush_tlb_mm_range,"
@@ -56,7 +57,9 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "batched_pending=flush_tlb_mm" },
 	/* 83b0177a6c48 (v6.18-rc2). */
 	{ "v6.18", "v6.16", "switch_mm_barrier=on" },
-	{ "latest", "v6.18", "" },
+	/* cb1fa2e99955: arm64 write faults flush locally. */
+	{ "v6.19", "v6.18", "arm64_fault_flush=local" },
+	{ "latest", "v6.19", "" },
 };
 
 /* Registered profiles: process-wide, as the kernel's profiles are built in. */

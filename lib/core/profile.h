@@ -56,6 +56,11 @@ enum tlbgen_smp_wait_mask {	/* smp_call_function_many_cond(): whom csd_lock_wait
 	SMP_WAIT_ALL_TARGETS = 0,	/* targets skipped by cond_func stay in cfd->cpumask */
 	SMP_WAIT_CALLED,		/* 5c3124975e15: skipped targets cleared from it */
 };
+enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hook */
+	FAULT_ARCH_X86 = 0,	/* never flushes a changed PTE; hook: the choice (x86: noop) */
+	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
+	FAULT_ARCH_GENERIC,	/* mm/pgtable-generic.c: the hook after every change too */
+};
 enum tlbgen_ceiling_place {
 	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */
 	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
@@ -99,6 +104,8 @@ struct tlbgen_profile {
 	enum tlbgen_ceiling_cmp ppc_ceiling_cmp;	/* '>' (mainline) or '>=' (RFC) */
 	enum tlbgen_spurious_hook spurious_hook;
 	bool spurious_skip_tried;	/* b7333b58f358: no spurious flush on FAULT_FLAG_TRIED */
+	enum tlbgen_fault_arch fault_arch;
+	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 };
 
 /* Resolve a built-in or registered profile by name (prints the valid ones). */
