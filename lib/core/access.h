@@ -247,6 +247,28 @@ static inline void tlbgen__flush_mm_publish(struct tlbgen_system *sys, unsigned 
 			      mm ? memory_order_relaxed : memory_order_release);
 }
 
+/* ---- kvm_steal_time.preempted ------------------------------------------------------ */
+
+/* READ_ONCE(src->preempted) of vCPU `t`. */
+static inline uint8_t tlbgen__steal_time_read(struct tlbgen_system *sys, unsigned int t)
+{
+	return atomic_load_explicit(&sys->cpus[t]->steal_time.preempted, memory_order_relaxed);
+}
+
+/* try_cmpxchg(&src->preempted, old, new): a full barrier, as in the kernel. */
+static inline bool tlbgen__steal_time_cmpxchg(struct tlbgen_system *sys, unsigned int t,
+					      uint8_t *old, uint8_t new)
+{
+	return atomic_compare_exchange_strong(&sys->cpus[t]->steal_time.preempted, old, new);
+}
+
+/* The host: kvm_steal_time_set_preempted() (set) and record_steal_time() (xchg 0). */
+static inline uint8_t tlbgen__steal_time_xchg(struct tlbgen_system *sys, unsigned int t,
+					      uint8_t v)
+{
+	return atomic_exchange(&sys->cpus[t]->steal_time.preempted, v);
+}
+
 /* ---- csd ------------------------------------------------------------------------------ */
 
 static inline bool tlbgen__csd_locked(const struct tlbgen_csd *csd)

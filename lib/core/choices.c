@@ -119,6 +119,9 @@ static const struct tlbgen_choice_value arm64_fault_v[] = {
 	/* Will Deacon's "Remove the spurious fault flush" change of Sep 2020. */
 	V("broadcast", 0, "-", "v5.10"),
 	V("local", 1, "cb1fa2e99955", "v6.19"), END };
+static const struct tlbgen_choice_value pv_flush_v[] = {
+	V("native", PV_FLUSH_NATIVE, OLD),
+	V("kvm", PV_FLUSH_KVM, OLD), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "b7333b58f358", "v5.9"), END };
@@ -154,6 +157,10 @@ static const struct tlbgen_choice choices[] = {
 	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
 	L("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling, "x86",
 	  "x86 range ceiling in stride units, strict >"),
+	E("pv_flush_tlb_multi", pv_flush, pv_flush_v, "x86",
+	  "flush_tlb_multi on bare metal (native) or in a KVM guest (kvm_flush_tlb_multi(): a "
+	  "preempted vCPU gets KVM_VCPU_FLUSH_TLB instead of an IPI, and the host flushes its "
+	  "TLB when it runs it again; tlbgen_vcpu__preempt()/__resume())"),
 	E("batch_arch", batch_arch, batch_arch_v, "all",
 	  "the architecture whose batched-unmap hooks and page flush the rmap uses: x86 (tlb_gen "
 	  "+ cpumask), arm64 (TLBI now, DSB at flush), riscv; its own choices below say whether "

@@ -61,6 +61,10 @@ enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hoo
 	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
 	FAULT_ARCH_GENERIC,	/* mm/pgtable-generic.c: the hook after every change too */
 };
+enum tlbgen_pv_flush {	/* pv_ops.mmu.flush_tlb_multi */
+	PV_FLUSH_NATIVE = 0,	/* native_flush_tlb_multi(): bare metal */
+	PV_FLUSH_KVM,		/* kvm_flush_tlb_multi(): a KVM guest with PV TLB flush */
+};
 enum tlbgen_ceiling_place {
 	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */
 	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
@@ -82,6 +86,7 @@ struct tlbgen_profile {
 	bool same_mm_cpumask_check;	/* 7e33001b8b9a made it CONFIG_DEBUG_VM only */
 	enum tlbgen_ceiling_place ceiling_place;
 	long tlb_single_page_flush_ceiling;
+	enum tlbgen_pv_flush pv_flush;
 	/* User replacements (NULL: the built-in, driven by the choices above). */
 	tlbgen_flush_decide_fn flush_decide;
 	tlbgen_ipi_cond_fn ipi_cond_fn;

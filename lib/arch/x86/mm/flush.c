@@ -58,9 +58,41 @@ struct tlbgen_flush_tlb_info *tlbgen__get_flush_tlb_info(struct tlbgen_system *s
  * lazy ones too (speculative walks may cache the freed tables); otherwise
  * the per-target condition is evaluated at enqueue time (d39268ad24c0).
  */
+/*
+ * kvm_flush_tlb_multi(): copy the mask; a target whose steal_time says
+ * KVM_VCPU_PREEMPTED gets KVM_VCPU_FLUSH_TLB (cmpxchg) and leaves the mask:
+ * no IPI and no wait for it; the host flushes its TLB before it runs it
+ * again. This vCPU is running, so it is never cleared. The rest go to
+ * native_flush_tlb_multi().
+ */
+static const atomic_ulong *kvm_flush_tlb_multi_mask(struct tlbgen_system *sys, unsigned int cpu,
+						    const atomic_ulong *cpumask,
+						    struct tlbgen_mm *mm)
+{
+	atomic_ulong *flushmask = tlbgen__cpu(sys, cpu)->priv.pv_mask;
+	unsigned int t;
+
+	cpumask_copy_atomic(flushmask, cpumask, sys->mask_longs);
+	for (t = 0; t < sys->nr_cpus; t++) {
+		uint8_t state;
+
+		if (!cpumask_test_cpu(t, flushmask))
+			continue;
+		state = tlbgen__steal_time_read(sys, t);
+		if ((state & TLBGEN_KVM_VCPU_PREEMPTED) &&
+		    tlbgen__steal_time_cmpxchg(sys, t, &state, state | TLBGEN_KVM_VCPU_FLUSH_TLB)) {
+			cpumask_clear_cpu(t, flushmask);
+			tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PV_FLUSH_DEFERRED);
+		}
+	}
+	return flushmask;
+}
+
 void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 			     const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info)
 {
+	if (sys->profile.pv_flush == PV_FLUSH_KVM)
+		cpumask = kvm_flush_tlb_multi_mask(sys, cpu, cpumask, info->mm);
 	tlbgen__smp_call_function_many_cond(sys, cpu, cpumask, tlbgen__flush_tlb_func, info,
 					    SCF_WAIT | SCF_RUN_LOCAL,
 					    info->freed_tables ? NULL : tlbgen__should_flush_tlb);
