@@ -119,6 +119,10 @@ static const struct tlbgen_choice_value arm64_fault_v[] = {
 	/* Will Deacon's "Remove the spurious fault flush" change of Sep 2020. */
 	V("broadcast", 0, "-", "v5.10"),
 	V("local", 1, "cb1fa2e99955", "v6.19"), END };
+static const struct tlbgen_choice_value cond_eval_v[] = {
+	/* Also the order before 6035152d8eeb. */
+	V("enqueue", IPI_COND_AT_ENQUEUE, "d39268ad24c0", "v5.18"),
+	V("pre-pass", IPI_COND_PRE_PASS, "6035152d8eeb", "v5.13"), END };
 static const struct tlbgen_choice_value pv_flush_v[] = {
 	V("native", PV_FLUSH_NATIVE, OLD),
 	V("kvm", PV_FLUSH_KVM, OLD), END };
@@ -141,6 +145,10 @@ static const struct tlbgen_choice choices[] = {
 	  "clear the bit at switch-out (<=6.13) or leave it (209954cbc7d0)"),
 	E("ipi_cond", ipi_cond, ipi_cond_v, "x86",
 	  "per-target IPI condition: tlb_is_not_lazy (d39268ad24c0) or should_flush_tlb (6db2526c1d69)"),
+	E("ipi_cond_eval", ipi_cond_eval, cond_eval_v, "x86",
+	  "native_flush_tlb_multi() evaluates the IPI condition per target as it queues "
+	  "(on_each_cpu_cond_mask) or for every target first into a mask it then IPIs "
+	  "(6035152d8eeb, v5.13..v5.17; reverted by d39268ad24c0, which seed 000 ran)"),
 	E("trim_cpumask", trim, trim_v, "x86",
 	  "IPI CPUs that left the mm once per HZ (6db2526c1d69)"),
 	B("loaded_mm_switching", switching, switching_v, "x86",

@@ -32,7 +32,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "tlb_single_page_flush_ceiling=33,"
 	  "batch_arch=x86,batched_unmap=on,arm64_batched_unmap=off,riscv_batched_unmap=off,"
 	  "arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
-	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native" },
+	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },

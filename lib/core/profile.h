@@ -61,6 +61,10 @@ enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hoo
 	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
 	FAULT_ARCH_GENERIC,	/* mm/pgtable-generic.c: the hook after every change too */
 };
+enum tlbgen_ipi_cond_eval {	/* when native_flush_tlb_multi() evaluates the IPI condition */
+	IPI_COND_AT_ENQUEUE = 0,	/* on_each_cpu_cond_mask(): per target, as it is queued */
+	IPI_COND_PRE_PASS,		/* 6035152d8eeb: all targets first, into a mask */
+};
 enum tlbgen_pv_flush {	/* pv_ops.mmu.flush_tlb_multi */
 	PV_FLUSH_NATIVE = 0,	/* native_flush_tlb_multi(): bare metal */
 	PV_FLUSH_KVM,		/* kvm_flush_tlb_multi(): a KVM guest with PV TLB flush */
@@ -87,6 +91,7 @@ struct tlbgen_profile {
 	enum tlbgen_ceiling_place ceiling_place;
 	long tlb_single_page_flush_ceiling;
 	enum tlbgen_pv_flush pv_flush;
+	enum tlbgen_ipi_cond_eval ipi_cond_eval;
 	/* User replacements (NULL: the built-in, driven by the choices above). */
 	tlbgen_flush_decide_fn flush_decide;
 	tlbgen_ipi_cond_fn ipi_cond_fn;

@@ -133,6 +133,7 @@ struct tlbgen_cpu {
 		unsigned long *cfd_mask;	/* cfd->cpumask */
 		unsigned long *cfd_mask_ipi;	/* cfd->cpumask_ipi */
 		atomic_ulong *pv_mask;		/* __pv_cpu_mask (kvm_flush_tlb_multi) */
+		atomic_ulong *cond_mask;	/* flush_tlb_mask (6035152d8eeb's pre-pass) */
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
 		struct tlbgen_csd **drain;	/* scratch for the queue drain */
 		struct tlbgen_simtlb *tlb;

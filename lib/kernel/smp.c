@@ -21,7 +21,7 @@
 /* Bytes of a cpu's cfd masks + drain block, and of its csd array. */
 static size_t smp_scratch_size(const struct tlbgen_system *sys)
 {
-	return 3 * sys->mask_longs * sizeof(unsigned long) +
+	return 4 * sys->mask_longs * sizeof(unsigned long) +
 	       sys->nr_cpus * sizeof(struct tlbgen_csd *);
 }
 
@@ -47,7 +47,8 @@ int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 	c->priv.cfd_mask_ipi = block + sys->mask_longs;
 	_Static_assert(sizeof(atomic_ulong) == sizeof(unsigned long), "same layout");
 	c->priv.pv_mask = (atomic_ulong *)(block + 2 * sys->mask_longs);
-	c->priv.drain = (struct tlbgen_csd **)(block + 3 * sys->mask_longs);
+	c->priv.cond_mask = (atomic_ulong *)(block + 3 * sys->mask_longs);
+	c->priv.drain = (struct tlbgen_csd **)(block + 4 * sys->mask_longs);
 	return 0;
 }
 
@@ -58,7 +59,7 @@ void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
 	tlbgen__free_node(c->priv.cfd_mask);
 	tlbgen__free_node(c->priv.csds);
 	c->priv.cfd_mask = c->priv.cfd_mask_ipi = NULL;
-	c->priv.pv_mask = NULL;
+	c->priv.pv_mask = c->priv.cond_mask = NULL;
 	c->priv.drain = NULL;
 	c->priv.csds = NULL;
 }

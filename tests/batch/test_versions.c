@@ -231,6 +231,70 @@ static void test_wait_mask_v6_0_v6_4(void **state)
 	}
 }
 
+/* CPU 0's accesses in order: is_lazy reads and csd writes. */
+struct order {
+	int last_lazy_read, first_csd_write, n, csd_reads;
+};
+
+static void note_order(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
+		       enum tlbgen_access_op op)
+{
+	struct order *o = ctx;
+
+	(void)id;
+	if (cpu != 0)
+		return;
+	o->n++;
+	if (line == TLBGEN_LINE_TLBSTATE_SHARED && op == TLBGEN_OP_READ)
+		o->last_lazy_read = o->n;
+	if (line == TLBGEN_LINE_CSD && op == TLBGEN_OP_WRITE && !o->first_csd_write)
+		o->first_csd_write = o->n;
+	if (line == TLBGEN_LINE_CSD && op == TLBGEN_OP_READ)
+		o->csd_reads++;
+}
+
+/*
+ * 6035152d8eeb (v5.13) evaluated tlb_is_not_lazy() for every target into a
+ * mask before queueing anything; d39268ad24c0 (v5.18) went back to
+ * evaluating it per target as it queues. v5.17 is the revert (seed 000);
+ * ipi_cond_eval=pre-pass is the v5.17 release. With CPU 3 lazy: the same
+ * 2 IPIs, but all is_lazy reads come before the first csd is written, and
+ * CPU 3, never in the mask, is not waited on.
+ */
+static void test_ipi_cond_pre_pass_v5_17(void **state)
+{
+	static const char *const choices[] = { NULL, "ipi_cond_eval=pre-pass" };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct tlbgen_system *sys = t_sys_mode(4, TLBGEN_MODE_STEPPED, "v5.17", choices[i]);
+		struct tlbgen_mm *mm;
+		struct order o = { 0 };
+		TLBGEN_OPTS(tlbgen_trace_ops, tr, .line_access = note_order);
+		bool pre = i == 1;
+
+		assert_int_equal(tlbgen_mm__create(sys, 16, &mm), 0);
+		run_and_fill(sys, mm, 4, 2);
+		assert_int_equal(tlbgen_enter_lazy_tlb(sys, 3), 0);
+		assert_int_equal(tlbgen_stats__reset(sys), 0);
+		tr.ctx = &o;
+		assert_int_equal(tlbgen_system__set_trace(sys, &tr), 0);
+		assert_int_equal(tlbgen_flush_tlb_mm_range(sys, 0, mm, 0, PG(1), TLBGEN_PAGE_SHIFT,
+							   false), 0);
+		tlbgen_run_until_idle(sys);
+		assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 2);
+		assert_true(o.first_csd_write > 0 && o.last_lazy_read > 0);
+		if (pre)
+			assert_true(o.last_lazy_read < o.first_csd_write);
+		else
+			assert_true(o.first_csd_write < o.last_lazy_read);
+		assert_int_equal(o.csd_reads, pre ? 2 : 3);
+		assert_int_equal(tlbgen_system__set_trace(sys, NULL), 0);
+		assert_int_equal(tlbgen_oracle__violations(sys), 0);
+		assert_int_equal(tlbgen_system__destroy(sys), 0);
+	}
+}
+
 /*
  * 9d4e8d5fa7db (v6.7): riscv flushes a range page by page up to 64 PTEs.
  * Before it, a range of more than one stride was always a full flush.
@@ -265,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_batched_pending_v6_14_v6_16),
 		cmocka_unit_test(test_pte_accessible_filter_v6_0_v6_4),
 		cmocka_unit_test(test_wait_mask_v6_0_v6_4),
+		cmocka_unit_test(test_ipi_cond_pre_pass_v5_17),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
