@@ -13,7 +13,11 @@
  * Variants: flush_tlb_fix_spurious_fault = generic | local | noop, each
  * before and after b7333b58f358 (spurious_skip_tried off/on). Rounds are
  * interleaved; ops/s is the median over rounds, the ratio is against
- * noop/after in the same mode.
+ * noop/after in the same mode (the last variant).
+ * --arch arm64 runs arm64's fault path (fault_arch): its hook is the
+ * profile's (a no-op from v5.10, a local TLBI+DSB from cb1fa2e99955), so
+ * there is one hook row per mode, and the oracle is off (arm64's broadcast
+ * TLBIs edit remote simulated TLBs only in stepped mode).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,6 +36,7 @@ struct pf_cfg {
 	unsigned int cpus, loops, retry_pct, rounds;
 	unsigned long pages;
 	const char *profile;
+	const char *arch;	/* fault_arch */
 	bool spend;
 };
 
@@ -40,6 +45,7 @@ struct pf_run {
 	struct tlbgen_system *sys;
 	struct tlbgen_mm **mms;		/* one per task (process) or one (thread) */
 	bool thread;
+	bool oracle;
 	atomic_uint ready, done;
 	atomic_int err;
 	uint64_t t0, t1;
@@ -87,8 +93,11 @@ static void *task(void *arg)
 			if (err == (int)TLBGEN_VM_FAULT_RETRY)
 				err = tlbgen_handle_mm_fault(r->sys, t->cpu, mm, addr,
 							     flags | TLBGEN_FAULT_FLAG_TRIED);
-			if (err < 0 || tlbgen_access(r->sys, t->cpu, addr) < 0) {
-				atomic_store(&r->err, err < 0 ? err : -EIO);
+			/* c[i] = 0 reads the new translation (no simulated TLB without the oracle). */
+			if (err >= 0 && r->oracle && tlbgen_access(r->sys, t->cpu, addr) < 0)
+				err = -EIO;
+			if (err < 0) {
+				atomic_store(&r->err, err);
 				break;
 			}
 			t->ops++;		/* c[i] = 0; (*iterations)++ */
@@ -118,8 +127,9 @@ static int run_once(const struct pf_cfg *c, bool thread, const char *hook, bool 
 		    unsigned int round, struct pf_result *res)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = c->cpus, .mode = TLBGEN_MODE_THREADED,
-		    .profile = c->profile, .seed = 3);
-	struct pf_run r = { .c = c, .thread = thread };
+		    .profile = c->profile, .seed = 3,
+		    .flags = !strcmp(c->arch, "arm64") ? TLBGEN_SYS_NO_ORACLE : 0);
+	struct pf_run r = { .c = c, .thread = thread, .oracle = !(o.flags & TLBGEN_SYS_NO_ORACLE) };
 	struct pf_task *tasks = calloc(c->cpus, sizeof(*tasks));
 	struct tlbgen_mm *mms[256] = { 0 };
 	unsigned int nmm = thread ? 1 : c->cpus;
@@ -134,7 +144,8 @@ static int run_once(const struct pf_cfg *c, bool thread, const char *hook, bool 
 		free(tasks);
 		return err;
 	}
-	if ((err = tlbgen_system__set_choice(r.sys, "flush_tlb_fix_spurious_fault", hook)) ||
+	if ((err = tlbgen_system__set_choice(r.sys, "fault_arch", c->arch)) ||
+	    (hook && (err = tlbgen_system__set_choice(r.sys, "flush_tlb_fix_spurious_fault", hook))) ||
 	    (err = tlbgen_system__set_choice(r.sys, "spurious_skip_tried", after ? "on" : "off")))
 		goto out;
 	if (c->spend) {
@@ -175,7 +186,7 @@ static int run_once(const struct pf_cfg *c, bool thread, const char *hook, bool 
 	res->ops_per_sec[round] = (double)res->ops / ((double)(bench_now_ns() - t0) / 1e9);
 	tlbgen_stats__system(r.sys, res->st, TLBGEN_STAT_NR);
 	tlbgen_fault_stats__system(r.sys, res->fst, TLBGEN_FAULT_STAT_NR);
-	res->violations = tlbgen_oracle__violations(r.sys);
+	res->violations = o.flags & TLBGEN_SYS_NO_ORACLE ? 0 : tlbgen_oracle__violations(r.sys);
 out:
 	tlbgen_system__destroy(r.sys);
 	free(tasks);
@@ -195,7 +206,9 @@ static void usage(FILE *f)
 		"  --retry-pct P   first write attempts returning VM_FAULT_RETRY (100, as 89b15332af7c)\n"
 		"  --rounds N      interleaved rounds, median ops/s (3)\n"
 		"  --mode M        process|thread|both (both)\n"
-		"  --profile NAME  x86 profile for the flush machinery (latest)\n"
+		"  --profile NAME  kernel profile (latest)\n"
+		"  --arch A        fault path: x86|arm64|generic (x86); arm64 runs the\n"
+		"                  profile's own hook, with the oracle off\n"
 		"  --spend         burn the cost model's cycles as busy-waits (off)\n");
 }
 
@@ -205,11 +218,14 @@ int bench_pagefault_main(int argc, char **argv)
 		{ "cpus", 1, NULL, 'c' }, { "pages", 1, NULL, 'p' }, { "loops", 1, NULL, 'l' },
 		{ "retry-pct", 1, NULL, 'r' }, { "rounds", 1, NULL, 'R' }, { "mode", 1, NULL, 'm' },
 		{ "profile", 1, NULL, 'P' }, { "spend", 0, NULL, 's' }, { "help", 0, NULL, 'h' },
+		{ "arch", 1, NULL, 'a' },
 		{ 0 },
 	};
-	static const char *const hooks[] = { "generic", "local", "noop" };
+	static const char *hooks[] = { "generic", "local", "noop" };
 	struct pf_cfg c = { .cpus = 4, .pages = 1024, .loops = 4, .retry_pct = 100, .rounds = 3,
-			    .profile = "latest" };
+			    .profile = "latest", .arch = "x86" };
+	const char *labels[3] = { "generic", "local", "noop" };
+	int nh = 3;
 	const char *mode = "both";
 	struct pf_result res[2][3][2];
 	int opt, bad = 0, err = 0;
@@ -234,6 +250,7 @@ int bench_pagefault_main(int argc, char **argv)
 			break;
 		case 'm': mode = optarg; break;
 		case 'P': c.profile = optarg; break;
+		case 'a': c.arch = optarg; break;
 		case 's': c.spend = true; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1;
@@ -246,20 +263,39 @@ int bench_pagefault_main(int argc, char **argv)
 	if (bad || optind != argc || c.cpus < 1 || c.cpus > 256 || !c.pages ||
 	    c.pages * c.cpus > (1UL << 24) || !c.loops || c.retry_pct > 100 || !c.rounds ||
 	    c.rounds > 16 || (strcmp(mode, "both") && strcmp(mode, "process") &&
-			      strcmp(mode, "thread"))) {
+			      strcmp(mode, "thread")) ||
+	    (strcmp(c.arch, "x86") && strcmp(c.arch, "arm64") && strcmp(c.arch, "generic"))) {
 		usage(stderr);
 		return 2;
+	}
+	if (!strcmp(c.arch, "arm64")) {
+		/* One row: arm64's own hook, as the profile's kernel has it. */
+		TLBGEN_OPTS(tlbgen_system_opts, po, .nr_cpus = 1, .mode = TLBGEN_MODE_STEPPED,
+			    .profile = c.profile);
+		struct tlbgen_system *ps;
+		const char *v;
+
+		if (tlbgen_system__create(&po, &ps)) {
+			fprintf(stderr, "pagefault: unknown profile '%s'\n", c.profile);
+			return 2;
+		}
+		v = tlbgen_system__get_choice(ps, "arm64_fault_flush");
+		labels[0] = v && !strcmp(v, "local") ? "local" : "noop";
+		tlbgen_system__destroy(ps);
+		hooks[0] = NULL;
+		nh = 1;
 	}
 	memset(res, 0, sizeof(res));
 	printf("# pagefault (seed 003, page_fault3): %u tasks x %u loops x %lu pages, "
 	       "%u%% first write attempts return VM_FAULT_RETRY, profile %s, %u rounds\n",
 	       c.cpus, c.loops, c.pages, c.retry_pct, c.profile, c.rounds);
 	printf("# cost busy-waits: %s\n", c.spend ? "on (cost model cycles spent per TLB op)" : "off");
+	printf("# fault path: %s%s\n", c.arch, nh == 1 ? " (the profile's hook; oracle off)" : "");
 	for (unsigned int round = 0; round < c.rounds; round++)
 		for (int m = 0; m < 2; m++) {
 			if ((m == 0 && !strcmp(mode, "thread")) || (m == 1 && !strcmp(mode, "process")))
 				continue;
-			for (int h = 0; h < 3; h++)
+			for (int h = 0; h < nh; h++)
 				for (int a = 0; a < 2; a++) {
 					int err = run_once(&c, m == 1, hooks[h], a, round, &res[m][h][a]);
 
@@ -270,34 +306,35 @@ int bench_pagefault_main(int argc, char **argv)
 					}
 				}
 		}
-	printf("%-8s %-8s %-13s %9s %10s %11s %13s %9s %11s %12s %7s\n", "mode", "hook",
+	printf("%-8s %-8s %-13s %9s %10s %11s %13s %9s %11s %8s %8s %12s %7s\n", "mode", "hook",
 	       "b7333b58f358", "faults/op", "retries/op", "spurious/op", "spur_flush/op",
-	       "ipis/op", "flushes/op", "ops/s(med)", "ratio");
+	       "ipis/op", "flushes/op", "tlbi/op", "dsb/op", "ops/s(med)", "ratio");
 	for (int m = 0; m < 2; m++) {
 		double base_min, base_med, base_max;
 
 		if ((m == 0 && !strcmp(mode, "thread")) || (m == 1 && !strcmp(mode, "process")))
 			continue;
-		bench_min_med_max(res[m][2][1].ops_per_sec, c.rounds, &base_min, &base_med,
+		bench_min_med_max(res[m][nh - 1][1].ops_per_sec, c.rounds, &base_min, &base_med,
 				  &base_max);
-		for (int h = 0; h < 3; h++)
+		for (int h = 0; h < nh; h++)
 			for (int a = 0; a < 2; a++) {
 				const struct pf_result *x = &res[m][h][a];
 				double ops = (double)x->ops, mn, med, mx;
 
 				bench_min_med_max(x->ops_per_sec, c.rounds, &mn, &med, &mx);
-				printf("%-8s %-8s %-13s %9.3f %10.3f %11.3f %13.3f %9.3f %11.4f %12.0f %7.2f%s\n",
-				       m ? "thread" : "process", hooks[h], a ? "after" : "before",
+				printf("%-8s %-8s %-13s %9.3f %10.3f %11.3f %13.3f %9.3f %11.4f %8.3f %8.3f %12.0f %7.2f%s\n",
+				       m ? "thread" : "process", labels[h], a ? "after" : "before",
 				       x->fst[TLBGEN_FAULT_STAT_FAULTS] / ops,
 				       x->fst[TLBGEN_FAULT_STAT_RETURN_RETRY] / ops,
 				       x->fst[TLBGEN_FAULT_STAT_SPURIOUS] / ops,
 				       x->fst[TLBGEN_FAULT_STAT_SPURIOUS_FLUSH] / ops,
 				       x->st[TLBGEN_STAT_IPI_SENT] / ops,
-				       x->st[TLBGEN_STAT_FLUSH_INITIATED] / ops, med,
+				       x->st[TLBGEN_STAT_FLUSH_INITIATED] / ops,
+				       x->st[TLBGEN_STAT_TLBI] / ops, x->st[TLBGEN_STAT_DSB] / ops, med,
 				       base_med > 0 ? med / base_med : 0,
 				       x->violations ? "  ORACLE VIOLATIONS" : "");
 			}
 	}
-	printf("# ratio: median ops/s against noop/after in the same mode; counters from the last round\n");
+	printf("# ratio: median ops/s against the last hook's after row in the same mode; counters from the last round\n");
 	return 0;
 }

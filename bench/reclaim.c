@@ -305,6 +305,29 @@ out:
 	return ns;
 }
 
+/* Say which arches the profile's kernel does not batch for (their "batched" rows). */
+static void rc_note_unbatched(const struct rc_cfg *c)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = c->profile);
+	struct tlbgen_system *sys;
+
+	if (tlbgen_system__create(&o, &sys))
+		return;
+	for (unsigned int a = 0; a < c->narch; a++) {
+		char key[32];
+		const char *v;
+
+		snprintf(key, sizeof(key), "%s_batched_unmap", c->arch[a]);
+		v = tlbgen_system__get_choice(sys, key);
+		if (v && !strcmp(v, "off"))
+			printf("# %s: %s=off in profile %s (no ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH):"
+			       " its batched rows flush each page at once\n", c->arch[a], key,
+			       c->profile);
+	}
+	tlbgen_system__destroy(sys);
+}
+
 int bench_reclaim_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -424,6 +447,7 @@ int bench_reclaim_main(int argc, char **argv)
 	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
 	       "# (threaded, oracle off); saved = time saved vs the same arch unbatched.\n",
 	       c.pages, c.rounds, c.profile, c.dirty ? ", dirty PTEs" : "", c.work_ns, c.reps);
+	rc_note_unbatched(&c);
 	printf("%-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "state", "K", "arch",
 	       "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg", "viol",
 	       "ns/pg", "saved");

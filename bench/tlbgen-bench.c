@@ -15,6 +15,7 @@ int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
 int bench_vseed_main(int argc, char **argv);
+int bench_versions_main(int argc, char **argv);
 
 static const struct bench_cmd cmds[] = {
 	{ "transport", "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", bench_transport_main },
@@ -30,6 +31,7 @@ static const struct bench_cmd cmds[] = {
 	{ "explore", "randomized schedule explorer over stepped mode (long runs)", bench_explore_main },
 	{ "soak", "threaded soak: mixed workloads, oversubscribed, oracle + watchdog (--minutes N)", bench_soak_main },
 	{ "reclaim", "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", bench_reclaim_main },
+	{ "versions", "print docs/versions.md: choices, their commits and releases, profiles per arch", bench_versions_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
 };

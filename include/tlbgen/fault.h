@@ -6,16 +6,26 @@
  * After a fault on a present PTE that pte_same() still matches:
  *   write fault on a read-only PTE     -> do_wp_page() (reported, not modelled)
  *   entry = pte_mkyoung(write ? pte_mkdirty(pte) : pte)
- *   ptep_set_access_flags() changed it -> done (the PTE is updated)
+ *   ptep_set_access_flags() changed it -> the PTE is updated, then per the
+ *                                         choice fault_arch: x86 nothing;
+ *                                         arm64 on a write flush_tlb_page()
+ *                                         (TLBI+DSB, no IPI; local from
+ *                                         cb1fa2e99955, arm64_fault_flush);
+ *                                         generic: the hook below
  *   unchanged and FAULT_FLAG_TRIED     -> nothing (b7333b58f358; choice
  *                                         spurious_skip_tried)
  *   unchanged and FAULT_FLAG_WRITE     -> flush_tlb_fix_spurious_fault()
  *   unchanged read fault               -> nothing
  * The PTE is made dirty and young on a retry too: only the flush is skipped.
- * flush_tlb_fix_spurious_fault() is a choice (flush_tlb_fix_spurious_fault):
+ * flush_tlb_fix_spurious_fault() is a choice (flush_tlb_fix_spurious_fault)
+ * for fault_arch x86 and generic:
  *   generic  flush_tlb_page(): the core's cross-CPU flush_tlb_mm_range();
- *   noop     x86 and arm64;
+ *   noop     x86;
  *   local    one page on this CPU only (Catalin Marinas, July 2020).
+ * arm64's is a no-op from v5.10, and a local TLBI+DSB from cb1fa2e99955.
+ * The page-table lock is held across it and across the changed-PTE flush,
+ * except around a cross-CPU flush_tlb_page(), which the model cannot wait
+ * for with a spinlock held (stepped mode completes it later).
  * A fault on a none PTE models do_fault() of a shared file mapping: the PTE
  * is installed (young; writable and dirty for a write), and when the caller
  * says balance_dirty_pages() would throttle (TLBGEN_FAULT_MODEL_THROTTLE)
@@ -73,6 +83,7 @@ enum tlbgen_fault_stat {
 	TLBGEN_FAULT_STAT_SPURIOUS,	/* flush_tlb_fix_spurious_fault() called */
 	TLBGEN_FAULT_STAT_SPURIOUS_FLUSH,	/* ... and it flushed (generic or local) */
 	TLBGEN_FAULT_STAT_SPURIOUS_RETRIED,	/* spurious calls on a TRIED fault */
+	TLBGEN_FAULT_STAT_ACCESS_FLUSH,	/* changed PTE flushed by ptep_set_access_flags() */
 	TLBGEN_FAULT_STAT_NR
 };
 

@@ -143,6 +143,26 @@ TLBGEN_API int tlbgen_choice_names(const char **names, size_t n);
 TLBGEN_API int tlbgen_choice_values(const char *choice, const char **values, size_t n);
 
 /*
+ * tlbgen_choice_describe - the architecture whose code `choice` changes
+ * ("x86", "arm64", "riscv", "powerpc", or "all") into *arch and a one-line
+ * description into *help (either may be NULL; static strings). Returns 1
+ * for an integer choice, 0 for one with named values, -EINVAL (NULL
+ * choice), -ENOENT (unknown). Thread-safe.
+ */
+TLBGEN_API int tlbgen_choice_describe(const char *choice, const char **arch, const char **help);
+
+/*
+ * tlbgen_choice_value_origin - where a named value of `choice` comes from:
+ * *commit is the kernel commit that introduced it ("-" if it predates every
+ * built-in profile or never was in mainline), *since the first release that
+ * has it ("<= v5.17", "v6.4", "not in mainline"). Either pointer may be
+ * NULL; static strings. Returns 0, -EINVAL (NULL choice or value), -ENOENT
+ * (unknown choice or value, or an integer choice). Thread-safe.
+ */
+TLBGEN_API int tlbgen_choice_value_origin(const char *choice, const char *value,
+					  const char **commit, const char **since);
+
+/*
  * tlbgen_system__set_profile - switch the system to profile `name`
  * (resets the ceiling to the profile's). Errors: -EINVAL, -ENOENT (valid
  * names printed), -EBUSY while a flush is in flight or threads are attached.

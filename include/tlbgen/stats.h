@@ -50,6 +50,8 @@ enum tlbgen_stat {
 	TLBGEN_STAT_TLB_MISS,		/* ... that walked the page table */
 	TLBGEN_STAT_TLBI,		/* arm64 broadcast TLBI instructions issued */
 	TLBGEN_STAT_DSB,		/* arm64 DSB ISH waits for TLBI completion */
+	TLBGEN_STAT_PV_FLUSH_DEFERRED,	/* kvm_flush_tlb_multi(): preempted target marked, no IPI */
+	TLBGEN_STAT_PV_FLUSH_AT_RESUME,	/* the host's flush of a marked vCPU as it ran again */
 	TLBGEN_STAT_NR
 };
 

@@ -43,7 +43,8 @@ TLBGEN_API int tlbgen_enter_lazy_tlb(struct tlbgen_system *sys, unsigned int cpu
 
 /*
  * tlbgen_leave_mm - leave_mm(): a lazy CPU switches to init_mm. No-op on
- * init_mm. -EINVAL additionally when the CPU is not lazy (the kernel WARNs).
+ * init_mm. A CPU that is not lazy switches too, after the kernel's WARN
+ * (counted in tlbgen_system__warns()).
  */
 TLBGEN_API int tlbgen_leave_mm(struct tlbgen_system *sys, unsigned int cpu);
 
@@ -118,6 +119,30 @@ TLBGEN_API int tlbgen_cpu__loaded_mm_is(const struct tlbgen_system *sys, unsigne
  */
 TLBGEN_API int tlbgen_cpu__local_tlb_gen(const struct tlbgen_system *sys, unsigned int cpu,
 					 uint64_t *out);
+
+/*
+ * tlbgen_vcpu__preempt - the host schedules vCPU `cpu` out: its steal_time
+ * says KVM_VCPU_PREEMPTED. Until tlbgen_vcpu__resume() the CPU runs nothing
+ * (its operations return -EBUSY) and takes no interrupt (IPIs stay
+ * pending). Under pv_flush_tlb_multi=kvm a flusher then marks it
+ * KVM_VCPU_FLUSH_TLB instead of sending it an IPI. Stepped mode only.
+ * Errors: -EINVAL, -EOPNOTSUPP (threaded), -EALREADY (already preempted),
+ * -EBUSY (waiting for acknowledgements). Not thread-safe.
+ */
+TLBGEN_API int tlbgen_vcpu__preempt(struct tlbgen_system *sys, unsigned int cpu);
+
+/*
+ * tlbgen_vcpu__resume - the host runs vCPU `cpu` again: record_steal_time()
+ * clears its steal_time and, if a flusher marked it KVM_VCPU_FLUSH_TLB,
+ * flushes its whole TLB first (kvm_vcpu_flush_tlb_guest(); counted as
+ * TLBGEN_STAT_PV_FLUSH_AT_RESUME). Returns 1 if it flushed, 0 if not.
+ * Errors: -EINVAL, -EOPNOTSUPP (threaded), -EALREADY (not preempted).
+ * Not thread-safe.
+ */
+TLBGEN_API int tlbgen_vcpu__resume(struct tlbgen_system *sys, unsigned int cpu);
+
+/* tlbgen_vcpu__is_preempted - 1 or 0, or -EINVAL / -EOPNOTSUPP. Not thread-safe. */
+TLBGEN_API int tlbgen_vcpu__is_preempted(const struct tlbgen_system *sys, unsigned int cpu);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,23 @@ int tlbgen__arch_supported(const struct tlbgen_system *sys)
 	return ops->supported ? ops->supported(sys) : 0;
 }
 
+bool tlbgen__arch_batching(const struct tlbgen_system *sys)
+{
+	const struct tlbgen_arch_ops *ops = tlbgen__arch_ops(sys);
+
+	return !sys->profile.no_batched_unmap && (!ops->batching || ops->batching(sys));
+}
+
+/* The hooks exist only where the arch selects batching. */
+static int batching_check(const struct tlbgen_system *sys)
+{
+	int err = tlbgen__arch_supported(sys);
+
+	if (err)
+		return err;
+	return tlbgen__arch_batching(sys) ? 0 : -EOPNOTSUPP;
+}
+
 TLBGEN_API int tlbgen_tlbbatch__create(struct tlbgen_system *sys, struct tlbgen_tlbbatch **out)
 {
 	struct tlbgen_tlbbatch *b;
@@ -112,7 +129,7 @@ TLBGEN_API int tlbgen_arch_tlbbatch_add_pending(struct tlbgen_system *sys, unsig
 	if (!tlbgen__mm_valid(sys, mm) || mm == sys->init_mm || start >= end ||
 	    end > (mm->priv.nr_pages << TLBGEN_PAGE_SHIFT))
 		return -EINVAL;
-	err = tlbgen__arch_supported(sys);
+	err = batching_check(sys);
 	if (err)
 		return err;
 	seq = tlbgen__oracle_seq(mm);
@@ -133,7 +150,7 @@ TLBGEN_API int tlbgen_arch_tlbbatch_flush(struct tlbgen_system *sys, unsigned in
 
 	if (err)
 		return err;
-	err = tlbgen__arch_supported(sys);
+	err = batching_check(sys);
 	if (err)
 		return err;
 	tlbgen__arch_ops(sys)->tlbbatch_flush(sys, cpu, b);

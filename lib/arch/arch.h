@@ -14,6 +14,12 @@ struct tlbgen_arch_ops {
 	const char *name;
 	/* Can this system run the arch's hooks? 0 or -EOPNOTSUPP (may be NULL). */
 	int (*supported)(const struct tlbgen_system *sys);
+	/*
+	 * Does the arch select ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH in the
+	 * profile's kernel version? NULL: always (x86 since 72b252aed506).
+	 * Without it the arch_tlbbatch_*() hooks do not exist.
+	 */
+	bool (*batching)(const struct tlbgen_system *sys);
 	/* arch_tlbbatch_should_defer(mm) */
 	bool (*tlbbatch_should_defer)(struct tlbgen_system *sys, unsigned int cpu,
 				      struct tlbgen_mm *mm);
@@ -53,5 +59,7 @@ void tlbgen__ppc_radix_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp
 /* arch.c: the ops of the profile's batch_arch, and its supported() check. */
 const struct tlbgen_arch_ops *tlbgen__arch_ops(const struct tlbgen_system *sys);
 int tlbgen__arch_supported(const struct tlbgen_system *sys);
+/* The arch batches under this profile (and batched_unmap is not off). */
+bool tlbgen__arch_batching(const struct tlbgen_system *sys);
 
 #endif

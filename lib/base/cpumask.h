@@ -39,6 +39,22 @@ static inline void cpumask_clear_cpu(unsigned int cpu, atomic_ulong *m)
 }
 
 /* Snapshot an atomic mask into a private bitmap (relaxed word loads). */
+/* cpumask_clear() of a CPU's own atomic mask. */
+static inline void cpumask_clear_all(atomic_ulong *m, unsigned long nlongs)
+{
+	for (unsigned long i = 0; i < nlongs; i++)
+		atomic_store_explicit(&m[i], 0, memory_order_relaxed);
+}
+
+/* cpumask_copy() of a shared mask into a CPU's own atomic one. */
+static inline void cpumask_copy_atomic(atomic_ulong *dst, const atomic_ulong *src,
+				       unsigned long nlongs)
+{
+	for (unsigned long i = 0; i < nlongs; i++)
+		atomic_store_explicit(&dst[i], atomic_load_explicit(&src[i], memory_order_relaxed),
+				      memory_order_relaxed);
+}
+
 static inline void cpumask_snapshot(unsigned long *dst, const atomic_ulong *src,
 				    unsigned long nlongs)
 {

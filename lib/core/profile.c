@@ -23,23 +23,43 @@ static const struct tlbgen_profile_def builtin[] = {
 	/* Nadav Amit's baseline "v5.17+": with the d39268ad24c0 revert. */
 	{ "v5.17", NULL,
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
-	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=64,arm64_max_dvm_ops=512,"
-	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,"
+	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
+	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_arch=x86,"
+	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
 	  "switch_mm_barrier=off,same_mm_cpumask_check=always,ceiling_place=flush_tlb_mm_range,"
 	  "tlb_single_page_flush_ceiling=33,"
-	  "batch_arch=x86,batched_unmap=on,arm64_repeat_tlbi=off,batched_pending=flush_tlb_mm" },
+	  "batch_arch=x86,batched_unmap=on,arm64_batched_unmap=off,riscv_batched_unmap=off,"
+	  "arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
+	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },
+	/* 4d4b6d66db63 (the pte_accessible() filter), 5c3124975e15 (the wait mask). */
+	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called" },
+	/* 43b3dfdd0455: arm64 batches, with db6c1f6f236d's dsb-only batched_pending. */
+	{ "v6.6", "v6.4", "arm64_batched_unmap=on" },
+	/*
+	 * 9d4e8d5fa7db: riscv flushes a range page by page up to 64 entries;
+	 * before it, anything over one stride was a full flush (threshold 1).
+	 */
+	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64" },
+	/* 54d7431af73e: riscv batches. */
+	{ "v6.8", "v6.7", "riscv_batched_unmap=on" },
 	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */
-	{ "v6.14", "v6.0",
+	{ "v6.14", "v6.8",
 	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
 	  "same_mm_cpumask_check=debug_vm" },
-	{ "latest", "v6.14",
-	  "loaded_mm_switching=on,switching_write=early,switch_mm_barrier=on,"
-	  "ceiling_place=get_flush_tlb_info" },
+	/* fea4e317f9e7 and 4a02ed8e1cc3 (v6.15), 4b634918384c (v6.16). */
+	{ "v6.16", "v6.14",
+	  "loaded_mm_switching=on,switching_write=early,ceiling_place=get_flush_tlb_info,"
+	  "batched_pending=flush_tlb_mm" },
+	/* 83b0177a6c48 (v6.18-rc2). */
+	{ "v6.18", "v6.16", "switch_mm_barrier=on" },
+	/* cb1fa2e99955: arm64 write faults flush locally. */
+	{ "v6.19", "v6.18", "arm64_fault_flush=local" },
+	{ "latest", "v6.19", "" },
 };
 
 /* Registered profiles: process-wide, as the kernel's profiles are built in. */
@@ -68,8 +88,10 @@ static int builtin_lookup(const char *name, struct tlbgen_profile *out, int dept
 		if (strcmp(builtin[i].name, name))
 			continue;
 		memset(out, 0, sizeof(*out));
-		if (builtin[i].base && depth < 8) {
-			int err = builtin_lookup(builtin[i].base, out, depth + 1);
+		if (builtin[i].base) {
+			/* A chain longer than the table has a cycle. */
+			int err = depth < (int)ARRAY_SIZE(builtin) ?
+				  builtin_lookup(builtin[i].base, out, depth + 1) : -ELOOP;
 
 			if (err)
 				return err;

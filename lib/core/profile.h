@@ -52,6 +52,23 @@ enum tlbgen_batched_pending {	/* arm64 arch_flush_tlb_batched_pending() */
 	BATCHED_PENDING_FLUSH_TLB_MM = 0,	/* 4b634918384c */
 	BATCHED_PENDING_DSB,			/* before it: dsb(ish) only */
 };
+enum tlbgen_smp_wait_mask {	/* smp_call_function_many_cond(): whom csd_lock_wait() reads */
+	SMP_WAIT_ALL_TARGETS = 0,	/* targets skipped by cond_func stay in cfd->cpumask */
+	SMP_WAIT_CALLED,		/* 5c3124975e15: skipped targets cleared from it */
+};
+enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hook */
+	FAULT_ARCH_X86 = 0,	/* never flushes a changed PTE; hook: the choice (x86: noop) */
+	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
+	FAULT_ARCH_GENERIC,	/* mm/pgtable-generic.c: the hook after every change too */
+};
+enum tlbgen_ipi_cond_eval {	/* when native_flush_tlb_multi() evaluates the IPI condition */
+	IPI_COND_AT_ENQUEUE = 0,	/* on_each_cpu_cond_mask(): per target, as it is queued */
+	IPI_COND_PRE_PASS,		/* 6035152d8eeb: all targets first, into a mask */
+};
+enum tlbgen_pv_flush {	/* pv_ops.mmu.flush_tlb_multi */
+	PV_FLUSH_NATIVE = 0,	/* native_flush_tlb_multi(): bare metal */
+	PV_FLUSH_KVM,		/* kvm_flush_tlb_multi(): a KVM guest with PV TLB flush */
+};
 enum tlbgen_ceiling_place {
 	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */
 	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
@@ -73,6 +90,8 @@ struct tlbgen_profile {
 	bool same_mm_cpumask_check;	/* 7e33001b8b9a made it CONFIG_DEBUG_VM only */
 	enum tlbgen_ceiling_place ceiling_place;
 	long tlb_single_page_flush_ceiling;
+	enum tlbgen_pv_flush pv_flush;
+	enum tlbgen_ipi_cond_eval ipi_cond_eval;
 	/* User replacements (NULL: the built-in, driven by the choices above). */
 	tlbgen_flush_decide_fn flush_decide;
 	tlbgen_ipi_cond_fn ipi_cond_fn;
@@ -82,6 +101,11 @@ struct tlbgen_profile {
 	bool no_batched_unmap;	/* !CONFIG_ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
 	bool arm64_repeat_tlbi;	/* ARM64_WORKAROUND_REPEAT_TLBI: never defer */
 	enum tlbgen_batched_pending batched_pending;
+	bool arm64_batched_unmap;	/* 43b3dfdd0455: arm64 selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
+	bool riscv_batched_unmap;	/* 54d7431af73e: riscv selects it */
+	bool ubc_pte_accessible;	/* 4d4b6d66db63: batch only pte_accessible() PTEs */
+	/* The call engine. */
+	enum tlbgen_smp_wait_mask smp_wait_mask;
 	/* Arch range ceilings and the spurious-fault rule. */
 	long ppc_tlb_single_page_flush_ceiling;		/* radix global (tlbie): 33 */
 	long ppc_tlb_local_single_page_flush_ceiling;	/* radix local (tlbiel): 256 */
@@ -90,6 +114,8 @@ struct tlbgen_profile {
 	enum tlbgen_ceiling_cmp ppc_ceiling_cmp;	/* '>' (mainline) or '>=' (RFC) */
 	enum tlbgen_spurious_hook spurious_hook;
 	bool spurious_skip_tried;	/* b7333b58f358: no spurious flush on FAULT_FLAG_TRIED */
+	enum tlbgen_fault_arch fault_arch;
+	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 };
 
 /* Resolve a built-in or registered profile by name (prints the valid ones). */

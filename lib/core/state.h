@@ -108,6 +108,10 @@ struct tlbgen_call_queue {
 
 typedef void (*tlbgen_done_fn)(struct tlbgen_system *sys, unsigned int cpu, void *arg);
 
+/* kvm_steal_time.preempted bits (arch/x86/include/uapi/asm/kvm_para.h). */
+#define TLBGEN_KVM_VCPU_PREEMPTED	(1U << 0)
+#define TLBGEN_KVM_VCPU_FLUSH_TLB	(1U << 1)
+
 struct tlbgen_cpu {
 	struct tlbgen_tlb_state tlbstate;		/* cpu_tlbstate */
 	struct tlbgen_tlb_state_shared shared;		/* cpu_tlbstate_shared */
@@ -128,12 +132,24 @@ struct tlbgen_cpu {
 		void *done_arg;
 		unsigned long *cfd_mask;	/* cfd->cpumask */
 		unsigned long *cfd_mask_ipi;	/* cfd->cpumask_ipi */
+		atomic_ulong *pv_mask;		/* __pv_cpu_mask (kvm_flush_tlb_multi) */
+		atomic_ulong *cond_mask;	/* flush_tlb_mask (6035152d8eeb's pre-pass) */
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
 		struct tlbgen_csd **drain;	/* scratch for the queue drain */
 		struct tlbgen_simtlb *tlb;
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
 	} __cacheline_aligned priv;
+
+	/*
+	 * struct kvm_steal_time.preempted of this vCPU: the host sets
+	 * KVM_VCPU_PREEMPTED when it schedules the vCPU out and xchg()s it
+	 * to 0 when it runs it again; other vCPUs read and cmpxchg it in
+	 * kvm_flush_tlb_multi().
+	 */
+	struct {
+		_Atomic uint8_t preempted;
+	} __cacheline_aligned steal_time;
 
 	_Atomic uint64_t stats[TLBGEN_STAT_NR] __cacheline_aligned;
 

@@ -40,6 +40,8 @@ static const char *const stat_names[TLBGEN_STAT_NR] = {
 	[TLBGEN_STAT_TLB_MISS] = "tlb_miss",
 	[TLBGEN_STAT_TLBI] = "tlbi",
 	[TLBGEN_STAT_DSB] = "dsb",
+	[TLBGEN_STAT_PV_FLUSH_DEFERRED] = "pv_flush_deferred",
+	[TLBGEN_STAT_PV_FLUSH_AT_RESUME] = "pv_flush_at_resume",
 };
 
 TLBGEN_API const char *tlbgen_stat_name(enum tlbgen_stat stat)

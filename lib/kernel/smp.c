@@ -21,7 +21,7 @@
 /* Bytes of a cpu's cfd masks + drain block, and of its csd array. */
 static size_t smp_scratch_size(const struct tlbgen_system *sys)
 {
-	return 2 * sys->mask_longs * sizeof(unsigned long) +
+	return 4 * sys->mask_longs * sizeof(unsigned long) +
 	       sys->nr_cpus * sizeof(struct tlbgen_csd *);
 }
 
@@ -45,7 +45,10 @@ int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 		return -ENOMEM;
 	c->priv.cfd_mask = block;
 	c->priv.cfd_mask_ipi = block + sys->mask_longs;
-	c->priv.drain = (struct tlbgen_csd **)(block + 2 * sys->mask_longs);
+	_Static_assert(sizeof(atomic_ulong) == sizeof(unsigned long), "same layout");
+	c->priv.pv_mask = (atomic_ulong *)(block + 2 * sys->mask_longs);
+	c->priv.cond_mask = (atomic_ulong *)(block + 3 * sys->mask_longs);
+	c->priv.drain = (struct tlbgen_csd **)(block + 4 * sys->mask_longs);
 	return 0;
 }
 
@@ -56,6 +59,7 @@ void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
 	tlbgen__free_node(c->priv.cfd_mask);
 	tlbgen__free_node(c->priv.csds);
 	c->priv.cfd_mask = c->priv.cfd_mask_ipi = NULL;
+	c->priv.pv_mask = c->priv.cond_mask = NULL;
 	c->priv.drain = NULL;
 	c->priv.csds = NULL;
 }
@@ -154,8 +158,15 @@ static void smp_send_ipi(struct tlbgen_system *sys, unsigned int this_cpu, unsig
  * remote target at enqueue time, lock and enqueue its csd, raise IPIs for
  * queues that were empty, then run func locally with IRQs off. Waiting is
  * left to the caller (tlbgen__smp_wait), which scans cfd->cpumask as
- * csd_lock_wait() does. As in the newest kernels, targets skipped by cond
- * are removed from the wait mask.
+ * csd_lock_wait() does.
+ *
+ * Whom it waits on is the profile's smp_wait_mask. Before 5c3124975e15
+ * (v6.4) a target skipped by cond stays in cfd->cpumask and run_remote is
+ * set by any remote CPU in the mask, so the initiator reads the csds of
+ * CPUs it never called. Since then skipped targets are cleared. run_remote
+ * is then set only when a csd was queued, as 946a72819825 (v6.17) does;
+ * with skipped targets cleared, the older "any remote CPU" rule left an
+ * empty scan, which reads nothing, so no choice tells the two apart.
  */
 void tlbgen__smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int this_cpu,
 					 const atomic_ulong *mask, tlbgen_smp_call_func_t func,
@@ -175,10 +186,15 @@ void tlbgen__smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int
 	bitmap_clear_bit(cfd, this_cpu);
 
 	if (bitmap_next(cfd, sys->nr_cpus, 0) < sys->nr_cpus) {
+		bool keep_skipped = sys->profile.smp_wait_mask == SMP_WAIT_ALL_TARGETS;
+
+		if (keep_skipped)
+			c->priv.run_remote = true;
 		bitmap_zero(cfd_ipi, sys->mask_longs);
 		for_each_bit(cpu, cfd, sys->nr_cpus) {
 			if (cond_func && !cond_func(sys, cpu, info)) {
-				bitmap_clear_bit(cfd, cpu);
+				if (!keep_skipped)
+					bitmap_clear_bit(cfd, cpu);
 				continue;
 			}
 			if (smp_queue_csd(sys, this_cpu, cpu, func, info, wait)) {
@@ -246,6 +262,22 @@ void tlbgen__smp_wait_done(struct tlbgen_system *sys, unsigned int cpu)
 	c->priv.done = NULL;
 	if (done)
 		done(sys, cpu, c->priv.done_arg);
+}
+
+/*
+ * The last csd_lock_wait() read of each csd in cfd->cpumask, the one that
+ * finds it unlocked: for a transport that learns of completion otherwise
+ * (stepped), so that the line account still sees the initiator's reads.
+ */
+void tlbgen__smp_wait_reads(struct tlbgen_system *sys, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	unsigned int t;
+
+	if (!c->priv.run_remote)
+		return;
+	for_each_bit(t, c->priv.cfd_mask, sys->nr_cpus)
+		tlbgen__csd_wait_read(sys, cpu, &c->priv.csds[t]);
 }
 
 /* csd_lock_wait() over cfd->cpumask, without blocking: all unlocked? */

@@ -32,6 +32,7 @@ void tlbgen__smp_wait(struct tlbgen_system *sys, unsigned int cpu, tlbgen_done_f
 void tlbgen__smp_wait_done(struct tlbgen_system *sys, unsigned int cpu);
 /* One non-blocking csd_lock_wait() pass: every target answered? */
 bool tlbgen__smp_all_acked(struct tlbgen_system *sys, unsigned int cpu);
+void tlbgen__smp_wait_reads(struct tlbgen_system *sys, unsigned int cpu);
 /* __flush_smp_call_function_queue(); only_src >= 0: that initiator's csd only. */
 int tlbgen__flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned int cpu,
 					  int only_src);

@@ -16,6 +16,7 @@
 #include "../core/check.h"
 #include "../core/irqflags.h"
 #include "../observers/simtlb.h"
+#include "../arch/arch.h"
 #include "../arch/x86/mm/tlb.h"
 
 #define KNOWN_FLAGS (TLBGEN_FAULT_FLAG_WRITE | TLBGEN_FAULT_FLAG_MKWRITE | \
@@ -37,6 +38,7 @@ static const char *const fault_stat_names[TLBGEN_FAULT_STAT_NR] = {
 	[TLBGEN_FAULT_STAT_SPURIOUS] = "spurious",
 	[TLBGEN_FAULT_STAT_SPURIOUS_FLUSH] = "spurious_flush",
 	[TLBGEN_FAULT_STAT_SPURIOUS_RETRIED] = "spurious_on_retry",
+	[TLBGEN_FAULT_STAT_ACCESS_FLUSH] = "access_flags_flush",
 };
 
 TLBGEN_API const char *tlbgen_fault_stat_name(enum tlbgen_fault_stat s)
@@ -90,15 +92,49 @@ TLBGEN_API int tlbgen_pte_set(struct tlbgen_system *sys, unsigned int cpu, struc
 	return 0;
 }
 
-/* flush_tlb_fix_spurious_fault(vma, address, ptep), per the profile's choice. */
-static void flush_tlb_fix_spurious_fault(struct tlbgen_system *sys, unsigned int cpu,
-					 struct tlbgen_mm *mm, unsigned long addr, bool tried)
+/* One page of mm on this CPU only, if it runs mm. */
+static void local_flush_page(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			     unsigned long addr)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
+	if (tlbgen__this_loaded_mm(sys, cpu) != mm)
+		return;
+	tlbgen__local_irq_disable(sys, cpu);
+	tlbgen__tlb_flush_one(sys, cpu, c->tlbstate.loaded_mm_asid, addr & ~(TLBGEN_PAGE_SIZE - 1),
+			      TLBGEN_PAGE_SHIFT);
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PAGES_INVALIDATED);
+	tlbgen__local_irq_enable(sys, cpu);
+}
+
+/* arm64 local_flush_tlb_page(): TLBI VALE1 (not IS) + DSB NSH (cb1fa2e99955). */
+static void arm64_local_flush_page(struct tlbgen_system *sys, unsigned int cpu,
+				   struct tlbgen_mm *mm, unsigned long addr)
+{
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLBI);
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_DSB);
+	local_flush_page(sys, cpu, mm, addr);
+}
+
+/*
+ * flush_tlb_fix_spurious_fault(vma, address, ptep) of the profile's
+ * fault_arch. arm64's is a no-op from v5.10 (broadcast TLBIs leave no
+ * stale entry to fix) until cb1fa2e99955 made the write fault's own flush
+ * local, after which it is local_flush_tlb_page_nonotify().
+ */
+static void flush_tlb_fix_spurious_fault(struct tlbgen_system *sys, unsigned int cpu,
+					 struct tlbgen_mm *mm, unsigned long addr, bool tried)
+{
 	fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS);
 	if (tried)
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS_RETRIED);
+	if (sys->profile.fault_arch == FAULT_ARCH_ARM64) {
+		if (sys->profile.arm64_fault_local) {
+			fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH);
+			arm64_local_flush_page(sys, cpu, mm, addr);
+		}
+		return;
+	}
 	switch (sys->profile.spurious_hook) {
 	case TLBGEN_SPURIOUS_GENERIC:
 		/* include/linux/pgtable.h: flush_tlb_page(), i.e. a cross-CPU
@@ -109,18 +145,62 @@ static void flush_tlb_fix_spurious_fault(struct tlbgen_system *sys, unsigned int
 	case TLBGEN_SPURIOUS_LOCAL:
 		/* Catalin Marinas, July 2020: keep the flush but local only. */
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH);
-		if (tlbgen__this_loaded_mm(sys, cpu) == mm) {
-			tlbgen__local_irq_disable(sys, cpu);
-			tlbgen__tlb_flush_one(sys, cpu, c->tlbstate.loaded_mm_asid,
-					      addr & ~(TLBGEN_PAGE_SIZE - 1), TLBGEN_PAGE_SHIFT);
-			tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PAGES_INVALIDATED);
-			tlbgen__local_irq_enable(sys, cpu);
-		}
+		local_flush_page(sys, cpu, mm, addr);
 		break;
 	case TLBGEN_SPURIOUS_NOOP:
 	default:
-		/* x86 re-walks before faulting; arm64 uses broadcast TLBI. */
+		/* x86 re-walks the page table before it raises a fault. */
 		break;
+	}
+}
+
+/*
+ * The kernel runs the hook under the PTL. The model cannot hold it across
+ * a flush that waits for other CPUs: in stepped mode the wait ends after
+ * this call returns, and a spinning CPU here services no IPI. Only the
+ * x86-style cross-CPU flush_tlb_page() waits; every other hook (none,
+ * local, arm64's broadcast TLBI + DSB) runs under the lock.
+ */
+static bool hook_waits_for_others(const struct tlbgen_system *sys)
+{
+	return sys->profile.fault_arch != FAULT_ARCH_ARM64 &&
+	       sys->profile.spurious_hook == TLBGEN_SPURIOUS_GENERIC;
+}
+
+/*
+ * ptep_set_access_flags() changed the PTE, PTL held: what the arch does
+ * after the update. x86's version flushes nothing (the CPU re-walks);
+ * arm64's invalidates a stale read-only entry on a write fault, with
+ * flush_tlb_page() (TLBI VALE1IS + DSB ISH: every CPU, no IPI) from v5.10,
+ * locally since cb1fa2e99955; the generic one calls the hook.
+ * Returns true if it dropped the PTL.
+ */
+static bool access_flags_changed(struct tlbgen_system *sys, unsigned int cpu,
+				 struct tlbgen_mm *mm, unsigned long addr, bool write,
+				 struct tlbgen_pte *p)
+{
+	switch (sys->profile.fault_arch) {
+	case FAULT_ARCH_ARM64:
+		if (!write)
+			return false;
+		fcount(sys, cpu, TLBGEN_FAULT_STAT_ACCESS_FLUSH);
+		if (sys->profile.arm64_fault_local)
+			arm64_local_flush_page(sys, cpu, mm, addr);
+		else
+			tlbgen__arm64_arch_ops.flush_tlb_page(sys, cpu, mm, addr);
+		return false;
+	case FAULT_ARCH_GENERIC:
+		fcount(sys, cpu, TLBGEN_FAULT_STAT_ACCESS_FLUSH);
+		if (hook_waits_for_others(sys)) {
+			tlbgen__pte_unlock(p);
+			flush_tlb_fix_spurious_fault(sys, cpu, mm, addr, false);
+			return true;
+		}
+		flush_tlb_fix_spurious_fault(sys, cpu, mm, addr, false);
+		return false;
+	case FAULT_ARCH_X86:
+	default:
+		return false;
 	}
 }
 
@@ -138,6 +218,12 @@ TLBGEN_API int tlbgen_handle_mm_fault(struct tlbgen_system *sys, unsigned int cp
 	if (!tlbgen__mm_valid(sys, mm) || mm == sys->init_mm || !addr_valid(mm, addr) ||
 	    (flags & ~KNOWN_FLAGS))
 		return -EINVAL;
+	if (sys->profile.fault_arch == FAULT_ARCH_ARM64) {
+		/* arm64's broadcast TLBI edits remote simulated TLBs. */
+		err = tlbgen__arm64_arch_ops.supported(sys);
+		if (err)
+			return err;
+	}
 	fcount(sys, cpu, TLBGEN_FAULT_STAT_FAULTS);
 	if (write)
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_WRITE);
@@ -190,24 +276,27 @@ TLBGEN_API int tlbgen_handle_mm_fault(struct tlbgen_system *sys, unsigned int cp
 	/* ptep_set_access_flags(): did anything change? */
 	if (entry != orig) {
 		tlbgen__pte_set_flags(p, entry);
-		tlbgen__pte_unlock(p);
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_CHANGED);
+		if (!access_flags_changed(sys, cpu, mm, addr, write, p))
+			tlbgen__pte_unlock(p);
 		return 0;
 	}
-	/*
-	 * The model drops the PTL before the flush: a CPU spinning on it
-	 * would not service the flush IPI this CPU then waits for.
-	 */
-	tlbgen__pte_unlock(p);
 	fcount(sys, cpu, TLBGEN_FAULT_STAT_UNCHANGED);
 	/* b7333b58f358: "Skip spurious TLB flush for retried page fault". */
 	if (tried && sys->profile.spurious_skip_tried) {
+		tlbgen__pte_unlock(p);
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_SKIP_TRIED);
 		return 0;
 	}
 	/* "This is needed only for protection faults ..." */
+	if (write && hook_waits_for_others(sys)) {
+		tlbgen__pte_unlock(p);
+		flush_tlb_fix_spurious_fault(sys, cpu, mm, addr, tried);
+		return 0;
+	}
 	if (write)
 		flush_tlb_fix_spurious_fault(sys, cpu, mm, addr, tried);
+	tlbgen__pte_unlock(p);
 	return 0;
 }
 

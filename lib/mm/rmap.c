@@ -119,7 +119,7 @@ static int check_ubc_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbg
 static bool should_defer_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
 			       unsigned int flags)
 {
-	if (!(flags & TLBGEN_TTU_BATCH_FLUSH) || sys->profile.no_batched_unmap)
+	if (!(flags & TLBGEN_TTU_BATCH_FLUSH) || !tlbgen__arch_batching(sys))
 		return false;
 	return tlbgen__arch_ops(sys)->tlbbatch_should_defer(sys, cpu, mm);
 }
@@ -143,7 +143,12 @@ static int set_tlb_ubc_flush_pending(struct tlbgen_system *sys, unsigned int cpu
 {
 	int batch, err;
 
-	if (!(pte_flags & TLBGEN_PTE_ACCESSIBLE))
+	/*
+	 * 4d4b6d66db63: a PTE no TLB can hold needs no flush. Before it every
+	 * cleared PTE was batched: the arch add (x86: a tlb_gen bump and the
+	 * cpumask OR), flush_required and the pending count.
+	 */
+	if (sys->profile.ubc_pte_accessible && !(pte_flags & TLBGEN_PTE_ACCESSIBLE))
 		return 0;
 	err = tlbgen_arch_tlbbatch_add_pending(sys, cpu, u->arch, mm, start, end);
 	if (err)

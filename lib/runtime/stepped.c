@@ -29,6 +29,7 @@ static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
 	tlbgen_done_fn done = c->priv.done;
 
 	c->priv.done = NULL;
+	tlbgen__smp_wait_reads(sys, cpu);
 	c->priv.run_remote = false;
 	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	if (done)
@@ -58,9 +59,16 @@ static void stepped_wait(struct tlbgen_system *sys, unsigned int cpu)
 	atomic_fetch_add(&sys->waiting_cpus, 1);
 }
 
+/* A vCPU the host preempted (tlbgen_vcpu__preempt()) runs nothing either. */
+static bool stepped_preempted(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	return tlbgen__steal_time_read((struct tlbgen_system *)sys, cpu) &
+	       TLBGEN_KVM_VCPU_PREEMPTED;
+}
+
 static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	return tlbgen__cpu(sys, cpu)->priv.waiting ? -EBUSY : 0;
+	return tlbgen__cpu(sys, cpu)->priv.waiting || stepped_preempted(sys, cpu) ? -EBUSY : 0;
 }
 
 const struct tlbgen_transport tlbgen__stepped_transport = {
@@ -82,7 +90,11 @@ static int stepped_check(const struct tlbgen_system *sys, unsigned int cpu)
 
 static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only_src)
 {
-	int n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
+	int n;
+
+	if (stepped_preempted(sys, cpu))
+		return 0;	/* the host holds the interrupt until it runs the vCPU */
+	n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
 
 	if (tlbgen__call_queue_empty(&tlbgen__cpu(sys, cpu)->queue))
 		bitmap_clear_bit(sys->ipi_pending_mask, cpu);
@@ -127,11 +139,13 @@ TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
 	if (err)
 		return err;
 	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus)
-		n++;
+		n += !stepped_preempted(sys, cpu);
 	if (!n)
 		return -ENOENT;
 	pick = (unsigned int)(stepped_rand(sys) % n);
 	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus) {
+		if (stepped_preempted(sys, cpu))
+			continue;
 		if (pick-- == 0)
 			break;
 	}

@@ -28,7 +28,8 @@
 /* A CMocka test with an initial state, named "fn[state]". */
 #define T_PRE(fn, st) { #fn "[" #st "]", fn, NULL, NULL, (void *)(st) }
 /* The same test under each correct built-in profile. */
-#define T_EACH(fn) T_PRE(fn, "v5.17"), T_PRE(fn, "v6.0"), T_PRE(fn, "v6.14"), \
+#define T_EACH(fn) T_PRE(fn, "v5.17"), T_PRE(fn, "v6.0"), T_PRE(fn, "v6.4"), \
+		   T_PRE(fn, "v6.14"), T_PRE(fn, "v6.16"), \
 		   T_PRE(fn, "latest")
 
 #define PG(n) ((unsigned long)(n) << TLBGEN_PAGE_SHIFT)

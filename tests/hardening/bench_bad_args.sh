@@ -49,6 +49,8 @@ check_number transport --iters -5
 check_number transport --cpus 0,1x
 check_number pagefault --pages 64abc
 check_number pagefault --cpus -1
+check "pagefault: unknown arch" pagefault --arch sparc
+check "versions: stray argument" versions stray
 check_number lazy --flushes 5k
 check_number lazy --seed 99999999999999999999999
 check_number explore --ops 1x

@@ -133,10 +133,11 @@ static int arm64_flush_tlb_page(struct tlbgen_system *sys, unsigned int cpu,
 
 /*
  * arch_flush_tlb_batched_pending(mm): flush_tlb_mm(), TLBI ASIDE1IS + DSB
- * reaching every CPU (4b634918384c); before that commit a DSB only, which
- * completes the TLBIs *this* CPU issued and none of the reclaimer's,
- * although the caller believes the mm flushed (the oracle takes that
- * belief at its word).
+ * reaching every CPU (4b634918384c, v6.16; stable 6.15.y has it too);
+ * from db6c1f6f236d (v6.6) until then a dsb(ish) only, which completes the
+ * TLBIs *this* CPU issued and none of the reclaimer's: the Arm ARM
+ * guarantees completion only to the issuer's DSB. The caller believes the
+ * mm flushed (the oracle takes that belief at its word).
  */
 static int arm64_flush_tlb_batched_pending(struct tlbgen_system *sys, unsigned int cpu,
 					   struct tlbgen_mm *mm)
@@ -173,9 +174,19 @@ void tlbgen__arm64_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp
 	tlbgen__range_rule_pages(ceiling, cmp, start, end, shift, out);
 }
 
+/*
+ * 43b3dfdd0455 selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH (v6.6). Before it
+ * try_to_unmap_one() always took ptep_clear_flush(): a TLBI+DSB per page.
+ */
+static bool arm64_batching(const struct tlbgen_system *sys)
+{
+	return sys->profile.arm64_batched_unmap;
+}
+
 const struct tlbgen_arch_ops tlbgen__arm64_arch_ops = {
 	.name = "arm64",
 	.supported = arm64_supported,
+	.batching = arm64_batching,
 	.tlbbatch_should_defer = arm64_tlbbatch_should_defer,
 	.tlbbatch_add_pending = arm64_tlbbatch_add_pending,
 	.tlbbatch_flush = arm64_tlbbatch_flush,

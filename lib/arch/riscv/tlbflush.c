@@ -137,8 +137,15 @@ void tlbgen__riscv_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp
 	tlbgen__range_rule_ops(start, end, shift, out);
 }
 
+/* 54d7431af73e selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH (v6.8). */
+static bool riscv_batching(const struct tlbgen_system *sys)
+{
+	return sys->profile.riscv_batched_unmap;
+}
+
 const struct tlbgen_arch_ops tlbgen__riscv_arch_ops = {
 	.name = "riscv",
+	.batching = riscv_batching,
 	.tlbbatch_should_defer = riscv_tlbbatch_should_defer,
 	.tlbbatch_add_pending = riscv_tlbbatch_add_pending,
 	.tlbbatch_flush = riscv_tlbbatch_flush,

@@ -56,11 +56,57 @@ struct tlbgen_flush_tlb_info *tlbgen__get_flush_tlb_info(struct tlbgen_system *s
 /*
  * native_flush_tlb_multi(): freeing page tables needs every CPU in the mask,
  * lazy ones too (speculative walks may cache the freed tables); otherwise
- * the per-target condition is evaluated at enqueue time (d39268ad24c0).
+ * the per-target condition is evaluated at enqueue time (d39268ad24c0), or,
+ * from 6035152d8eeb until that revert, for every target first into
+ * flush_tlb_mask, which on_each_cpu_mask() then calls unconditionally: a
+ * CPU can go lazy between the two, and a skipped one is not waited on.
  */
+/*
+ * kvm_flush_tlb_multi(): copy the mask; a target whose steal_time says
+ * KVM_VCPU_PREEMPTED gets KVM_VCPU_FLUSH_TLB (cmpxchg) and leaves the mask:
+ * no IPI and no wait for it; the host flushes its TLB before it runs it
+ * again. This vCPU is running, so it is never cleared. The rest go to
+ * native_flush_tlb_multi().
+ */
+static const atomic_ulong *kvm_flush_tlb_multi_mask(struct tlbgen_system *sys, unsigned int cpu,
+						    const atomic_ulong *cpumask,
+						    struct tlbgen_mm *mm)
+{
+	atomic_ulong *flushmask = tlbgen__cpu(sys, cpu)->priv.pv_mask;
+	unsigned int t;
+
+	cpumask_copy_atomic(flushmask, cpumask, sys->mask_longs);
+	for (t = 0; t < sys->nr_cpus; t++) {
+		uint8_t state;
+
+		if (!cpumask_test_cpu(t, flushmask))
+			continue;
+		state = tlbgen__steal_time_read(sys, t);
+		if ((state & TLBGEN_KVM_VCPU_PREEMPTED) &&
+		    tlbgen__steal_time_cmpxchg(sys, t, &state, state | TLBGEN_KVM_VCPU_FLUSH_TLB)) {
+			cpumask_clear_cpu(t, flushmask);
+			tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PV_FLUSH_DEFERRED);
+		}
+	}
+	return flushmask;
+}
+
 void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 			     const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info)
 {
+	if (sys->profile.pv_flush == PV_FLUSH_KVM)
+		cpumask = kvm_flush_tlb_multi_mask(sys, cpu, cpumask, info->mm);
+	if (!info->freed_tables && sys->profile.ipi_cond_eval == IPI_COND_PRE_PASS) {
+		atomic_ulong *cond_cpumask = tlbgen__cpu(sys, cpu)->priv.cond_mask;
+
+		cpumask_clear_all(cond_cpumask, sys->mask_longs);
+		for (unsigned int t = 0; t < sys->nr_cpus; t++)
+			if (cpumask_test_cpu(t, cpumask) && tlbgen__should_flush_tlb(sys, t, info))
+				cpumask_set_cpu(t, cond_cpumask);
+		tlbgen__smp_call_function_many_cond(sys, cpu, cond_cpumask, tlbgen__flush_tlb_func,
+						    info, SCF_WAIT | SCF_RUN_LOCAL, NULL);
+		return;
+	}
 	tlbgen__smp_call_function_many_cond(sys, cpu, cpumask, tlbgen__flush_tlb_func, info,
 					    SCF_WAIT | SCF_RUN_LOCAL,
 					    info->freed_tables ? NULL : tlbgen__should_flush_tlb);

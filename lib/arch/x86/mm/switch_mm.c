@@ -204,9 +204,12 @@ TLBGEN_API int tlbgen_leave_mm(struct tlbgen_system *sys, unsigned int cpu)
 		return err;
 	if (tlbgen__this_loaded_mm(sys, cpu) == sys->init_mm)
 		return 0;
-	/* The kernel WARNs: leave_mm() is only for lazy CPUs. */
+	/*
+	 * leave_mm() is for lazy CPUs: WARN_ON(!is_lazy) (the shared copy
+	 * since 2f4305b19fe6), and switch to init_mm all the same.
+	 */
 	if (!tlbgen__this_is_lazy(sys, cpu))
-		return -EINVAL;
+		tlbgen__warn(sys);
 	tlbgen__local_irq_disable(sys, cpu);
 	tlbgen__switch_mm_irqs_off(sys, cpu, sys->init_mm);
 	tlbgen__local_irq_enable(sys, cpu);

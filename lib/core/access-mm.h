@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/core/access-mm.h - the shared-access layer for an mm's own words:
+ * mm->tlb_flush_batched, the batch pins, the simulated page table's PTEs
+ * and its page-table lock, and the API's untraced looks at CPU state.
+ * Included by core/access.h, which holds the per-CPU and flush lines.
+ */
+#ifndef TLBGEN_CORE_ACCESS_MM_H
+#define TLBGEN_CORE_ACCESS_MM_H
+
+#include <sched.h>
+
+#include "state.h"
+
+/* ---- mm->tlb_flush_batched (mm/rmap.c) ---------------------------------------------- */
+
+static inline int tlbgen__mm_batched_read(struct tlbgen_mm *mm)
+{
+	return atomic_load(&mm->tlb_flush_batched);
+}
+
+static inline void tlbgen__mm_batched_inc(struct tlbgen_mm *mm)
+{
+	atomic_fetch_add(&mm->tlb_flush_batched, 1);
+}
+
+static inline bool tlbgen__mm_batched_cmpxchg(struct tlbgen_mm *mm, int *old, int new,
+					      bool weak)
+{
+	return weak ? atomic_compare_exchange_weak(&mm->tlb_flush_batched, old, new)
+		    : atomic_compare_exchange_strong(&mm->tlb_flush_batched, old, new);
+}
+
+/* Unflushed batches that hold `mm` (it cannot be destroyed meanwhile). */
+static inline void tlbgen__mm_pin(struct tlbgen_mm *mm)
+{
+	atomic_fetch_add(&mm->inflight, 1);
+}
+
+static inline void tlbgen__mm_unpin(struct tlbgen_mm *mm)
+{
+	atomic_fetch_sub_explicit(&mm->inflight, 1, memory_order_release);
+}
+
+/* ---- looks from outside the model ------------------------------------------------------ */
+
+/* The API's getters and teardown checks look at this state between kernel
+ * operations: not a kernel access, so neither counted nor traced. */
+static inline struct tlbgen_mm *tlbgen__peek_loaded_mm(const struct tlbgen_system *sys,
+						       unsigned int cpu)
+{
+	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm,
+				    memory_order_acquire);
+}
+
+static inline struct tlbgen_mm *tlbgen__peek_flush_mm(const struct tlbgen_system *sys,
+						      unsigned int cpu)
+{
+	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->priv.flush_mm, memory_order_acquire);
+}
+
+static inline int tlbgen__peek_mm_pins(const struct tlbgen_mm *mm)
+{
+	return atomic_load(&((struct tlbgen_mm *)mm)->inflight);
+}
+
+static inline int tlbgen__private_mask_weight(const atomic_ulong *m, unsigned long nlongs)
+{
+	int w = 0;
+
+	for (unsigned long i = 0; i < nlongs; i++)
+		w += __builtin_popcountl(atomic_load_explicit(&m[i], memory_order_relaxed));
+	return w;
+}
+
+/* ---- PTEs of the simulated page table ------------------------------------------------ */
+
+/* The page-table lock (spin_lock(ptl)); one per PTE here, as a split PTL
+ * would be with one PTE per table. Yields now and then so an oversubscribed
+ * host lets the holder run. */
+static inline void tlbgen__pte_lock(struct tlbgen_pte *p)
+{
+	unsigned int spins = 0;
+
+	while (atomic_exchange_explicit(&p->lock, 1, memory_order_acquire))
+		if (++spins % 64 == 0)
+			sched_yield();
+}
+
+static inline void tlbgen__pte_unlock(struct tlbgen_pte *p)
+{
+	atomic_store_explicit(&p->lock, 0, memory_order_release);
+}
+
+/* ptep_get(): the access/dirty/write/none bits. */
+static inline unsigned int tlbgen__pte_flags(struct tlbgen_pte *p, memory_order mo)
+{
+	return atomic_load_explicit(&p->flags, mo);
+}
+
+/* set_pte(): under the PTL, published with release. */
+static inline void tlbgen__pte_set_flags(struct tlbgen_pte *p, unsigned int flags)
+{
+	atomic_store_explicit(&p->flags, flags, memory_order_release);
+}
+
+#endif
