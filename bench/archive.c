@@ -233,7 +233,7 @@ static void print_change(json_t *ma, json_t *mb)
 		printf("  %14.2f (%+7.2f%%) %19s %8s", mean_b, 100 * (mean_b - base) / fabs(base), ci,
 		       pv);
 	else
-		printf("  %14.2f (%8s) %19s %8s", mean_b, mean_b == 0 ? "0.00%" : "inf", ci, pv);
+		printf("  %14.2f (%8s) %19s %8s", mean_b, mean_b == 0 ? "+0.00%" : "inf", ci, pv);
 	free(a);
 	free(b);
 }
@@ -271,8 +271,8 @@ int bench_cmp_dirs_main(int argc, char **argv)
 	}
 	ndirs = argc - optind;
 	if (ndirs < 2) {
-		fprintf(stderr, "tlbgen-bench compare: needs at least two results directories "
-			"(tlbgen-bench compare --help)\n");
+		fprintf(stderr, "tlbgen-bench compare: needs at least two results directories; "
+			"usage: tlbgen-bench compare [--metric NAME]... DIR_A DIR_B [DIR...]\n");
 		return 2;
 	}
 	ar = calloc((size_t)ndirs, sizeof(*ar));

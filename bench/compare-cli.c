@@ -351,9 +351,15 @@ static int fill_defaults(struct cmp *c)
 		c->svg = c->svg_default;
 	/* Before the run: a path that cannot be written is a bad argument. */
 	if ((c->json && bench_check_output("--json", c->json)) ||
-	    (c->csv && bench_check_output("--csv", c->csv)) ||
 	    (c->svg && !c->no_plot && bench_check_output("--svg", c->svg)))
 		return -EINVAL;
+	for (unsigned int p = 0; c->csv && p < c->npol; p++) {
+		char path[4096 + 256];
+
+		cmp_csv_path(c, p, path, sizeof(path));
+		if (bench_check_output("--csv", path))
+			return -EINVAL;
+	}
 	return mesi_columns(c, user_pol);
 }
 

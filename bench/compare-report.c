@@ -175,6 +175,19 @@ static int write_csv_file(struct cmp *c, unsigned int p, const char *path)
 	return 0;
 }
 
+void cmp_csv_path(struct cmp *c, unsigned int p, char *path, size_t len)
+{
+	char pol[200];
+	size_t n = strlen(c->csv);
+	bool ext = n > 4 && !strcmp(c->csv + n - 4, ".csv");
+
+	safe_label(pol, sizeof(pol), c->pol[p].label);
+	if (c->npol == 1 || !strcmp(c->csv, "-"))
+		snprintf(path, len, "%s", c->csv);
+	else
+		snprintf(path, len, "%.*s-%s.csv", (int)(ext ? n - 4 : n), c->csv, pol);
+}
+
 int cmp_write_csv(struct cmp *c)
 {
 	char path[4096 + 256], name[256], pol[200];
@@ -187,15 +200,7 @@ int cmp_write_csv(struct cmp *c)
 			ret |= write_csv_file(c, p, path);
 		if (!c->csv)
 			continue;
-		if (c->npol == 1 || !strcmp(c->csv, "-")) {
-			snprintf(path, sizeof(path), "%s", c->csv);
-		} else {
-			size_t n = strlen(c->csv);
-			bool ext = n > 4 && !strcmp(c->csv + n - 4, ".csv");
-
-			snprintf(path, sizeof(path), "%.*s-%s.csv", (int)(ext ? n - 4 : n), c->csv,
-				 pol);
-		}
+		cmp_csv_path(c, p, path, sizeof(path));
 		ret |= write_csv_file(c, p, path);
 	}
 	return ret;

@@ -88,6 +88,9 @@ void cmp_print_table(struct cmp *c);
 void cmp_print_counters(struct cmp *c);
 /* will-it-scale CSV of policy p, as runtest.py writes it for one test case. */
 void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f);
+/* The --csv file of policy p: FILE itself with one policy (or '-'), else
+ * FILE-POLICY.csv. */
+void cmp_csv_path(struct cmp *c, unsigned int p, char *path, size_t len);
 /* The CSV files: --csv and one per policy in the results directory; 0 or 1. */
 int cmp_write_csv(struct cmp *c);
 void cmp_print_lkp(struct cmp *c);

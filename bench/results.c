@@ -87,7 +87,24 @@ fail:
 	return err;
 }
 
-/* --out DIR: created if missing (one level), else it must be a writable directory. */
+/* mkdir -p: every missing parent too. */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return make_dir(buf);
+}
+
+/* --out DIR: created if missing, with its parents; else a writable directory. */
 static int make_given_dir(const char *dir)
 {
 	struct stat st;
@@ -98,7 +115,7 @@ static int make_given_dir(const char *dir)
 		return -EINVAL;
 	}
 	snprintf(run.dir, sizeof(run.dir), "%s", dir);
-	err = make_dir(dir);
+	err = make_dirs(dir);
 	if (err == -EEXIST) {
 		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 			err = -ENOTDIR;

@@ -293,7 +293,7 @@ int bench_merge_main(int argc, char **argv)
 	}
 	if (!out || optind >= argc) {
 		fprintf(stderr, "tlbgen-bench merge: needs --out DIR and at least one source "
-			"directory\n");
+			"directory; usage: tlbgen-bench merge --out DIR SRC_DIR...\n");
 		return 2;
 	}
 	if (mkdir(out, 0777) && errno != EEXIST) {

@@ -80,12 +80,14 @@ static void usage(FILE *f)
 /* bench/plugin.c: dlopen() PATH, which registers user policies. */
 int bench_plugin_load(const char *path);
 
-/* Take --out DIR / --out=DIR / --no-out out of argv[from..] (up to "--"). */
-static int take_out_options(int *argc, char **argv, int from, const char **out, bool *no_out)
+/* Take --out DIR / --out=DIR / --no-out out of argv[from..] (up to "--");
+ * `once`: only argv[from] itself. */
+static int take_out_options(int *argc, char **argv, int from, bool once, const char **out,
+			    bool *no_out)
 {
 	int i = from;
 
-	while (i < *argc && strcmp(argv[i], "--")) {
+	while (i < *argc && strcmp(argv[i], "--") && (!once || i == from)) {
 		int used = 0;
 
 		if (!strcmp(argv[i], "--out")) {
@@ -108,6 +110,8 @@ static int take_out_options(int *argc, char **argv, int from, const char **out, 
 		}
 		memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof(*argv));
 		*argc -= used;
+		if (once)
+			break;
 	}
 	return 0;
 }
@@ -153,6 +157,14 @@ static int bench_main(int argc, char **argv, int full_argc, char **full_argv)
 		} else if (!strcmp(argv[1], "--version")) {
 			printf("%s\n", bench_version());
 			return 0;
+		} else if (!strcmp(argv[1], "--no-out") || !strncmp(argv[1], "--out", 5)) {
+			int n = argc;
+
+			if (take_out_options(&n, argv, 1, true, &out, &no_out))
+				return 2;
+			if (n == argc)	/* "--outfoo": not ours */
+				break;
+			argc = n;
 		} else {
 			break;
 		}
@@ -164,7 +176,7 @@ static int bench_main(int argc, char **argv, int full_argc, char **full_argv)
 	for (const struct bench_cmd *c = tools; argc >= 2 && c->name; c++)
 		if (!strcmp(c->name, argv[1]))
 			return c->main(argc - 1, argv + 1);
-	if (take_out_options(&argc, argv, 1, &out, &no_out))
+	if (take_out_options(&argc, argv, 1, false, &out, &no_out))
 		return 2;
 	if (argc < 2 || argv[1][0] == '-') {
 		/* No workload: the seed-000 reproduction (README quick start),
