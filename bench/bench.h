@@ -165,7 +165,7 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 
 /* Comparison driver (bench/compare.c) -------------------------------------- */
 /* Parse options and run `wl` over the policies; `seed000` sets the no-argument
- * defaults (v5.17 and v6.0, tasks 1..nproc, plot in the cwd); `mesi_only`
+ * defaults (v5.17 and v6.0, tasks 1..nproc, the MESI columns); `mesi_only`
  * runs the stepped coherence account alone (`tlbgen-bench mesi`). */
 int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000, bool mesi_only);
 
