@@ -494,11 +494,12 @@ static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
 			 c->wl->desc, c->rounds, c->duration_ms, cap);
 		gp_str(g, title);
 	}
-	fprintf(g, " noenhanced\nset grid\nset key outside right noenhanced\nset xtics 1\n"
+	fprintf(g, " noenhanced\nset grid\nset key outside below center horizontal noenhanced\n"
+		"set xtics 1\n"
 		"set offsets graph 0.03, graph 0.03\nset xlabel 'tasks'\n");
 	/* Panel 1: absolute. */
-	fprintf(g, "set title 'ops/s: mean over rounds, bars min..max%s'\n",
-		hi > 10 * lo ? " (log axis: the range is wide)" : "");
+	fprintf(g, "set title 'ops/s: mean of the rounds, bars min..max%s'\n",
+		hi > 10 * lo ? ", log axis" : "");
 	if (hi > 10 * lo)
 		fprintf(g, "set logscale y\nset format y '%%.0s%%c'\n");
 	else
@@ -506,7 +507,9 @@ static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
 	fprintf(g, "set ylabel 'ops/s'\nplot ");
 	for (int m = 0; m < 2; m++)
 		for (unsigned int p = 0; c->modes[m] && p < c->npol; p++) {
-			fprintf(g, "%s'-' using 1:2:3:4 with yerrorlines lw 2 title ", first ? "" : ", ");
+			/* One line type per series, the same in both panels. */
+			fprintf(g, "%s'-' using 1:2:3:4 with yerrorlines lw 2 lt %u title ",
+				first ? "" : ", ", m * c->npol + p + 1);
 			{
 				char t[256];
 
@@ -541,7 +544,8 @@ static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
 			char t[256];
 
 			snprintf(t, sizeof(t), "%s %s", c->pol[p].label, mode_name(m));
-			fprintf(g, ", '-' using 1:2:3:4 with yerrorlines lw 2 title ");
+			fprintf(g, ", '-' using 1:2:3:4 with yerrorlines lw 2 lt %u title ",
+				m * c->npol + p + 1);
 			gp_str(g, t);
 		}
 	fputc('\n', g);
