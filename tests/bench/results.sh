@@ -36,6 +36,13 @@ for f in throughput.svg tlb_flush1-v5_17.csv tlb_flush1-v6_0.csv; do
 	[ -s "$tmp/seed000/$f" ] || { echo "FAIL: seed000 left no $f"; fail=1; }
 done
 
+# mesi runs no timed rounds: no ops/s, no rounds in its files.
+if grep -q '"ops_per_sec"\|"rounds"' "$tmp/mesi/results.json" "$tmp/mesi/meta.json"; then
+	echo "FAIL: mesi records timed rounds it never ran"; fail=1
+fi
+grep -q '"mesi_transfers_per_flush"' "$tmp/mesi/results.json" ||
+	{ echo "FAIL: mesi recorded no transfers per flush"; fail=1; }
+
 # A directory against itself: every change 0.00%, every p 1.000.
 if ! "$bench" compare "$tmp/tlb_flush1" "$tmp/tlb_flush1" >"$tmp/self.txt"; then
 	echo "FAIL: compare of a directory against itself: exit status $?"; fail=1
