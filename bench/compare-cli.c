@@ -106,7 +106,7 @@ void cmp_usage(FILE *f, const char *prog)
 "     oracle violations; hardware counters per op where a PMU exists\n"
 "  4. will-it-scale CSV per policy, as runtest.py writes one test case:\n"
 "     tasks,processes,processes_idle,threads,threads_idle,linear (idle %% from\n"
-"     /proc/stat; linear: the 1-task figure times tasks, processes if run)\n"
+"     /proc/stat; linear: the larger 1-task figure of the modes times tasks)\n"
 "  5. LKP-style 'key: value' lines, WORKLOAD.POLICY.MODE.TASKS.METRIC, dots\n"
 "     in the policy replaced by '_'\n"
 "  6. MESI coherence account (stepped mode, no PMU needed): cacheline\n"

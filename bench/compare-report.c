@@ -126,11 +126,11 @@ void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f)
 	double lin1 = 0;
 
 	/* runtest.py: the header, a zero row, then one row per task count;
-	 * linear is the 1-task processes figure times tasks. */
+	 * linear is the larger 1-task figure of the two modes times tasks. */
 	fprintf(f, "tasks,processes,processes_idle,threads,threads_idle,linear\n");
 	fprintf(f, "0,0,100,0,100,0\n");
-	for (int m = 1; m >= 0; m--)
-		if (c->modes[m] && !lin1)
+	for (int m = 0; m < 2; m++)
+		if (c->modes[m] && cell(c, m, 0, p)->mean / c->tasks[0] > lin1)
 			lin1 = cell(c, m, 0, p)->mean / c->tasks[0];
 	for (unsigned int t = 0; t < c->ntasks; t++) {
 		struct cell *th = cell(c, 0, t, p), *pr = cell(c, 1, t, p);
