@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# tlbgen-bench's command line: output paths checked before the run (B3),
-# write errors reported in the exit status, options with no workload (B6),
-# any plot name (B7), '-' as stdout (B8), --version, the default results
+# tlbgen-bench's command line: output paths checked before the run, write
+# errors reported in the exit status, options with no workload, any plot
+# name, '-' as stdout, --version, the default results
 # directory under the caller's directory and none after --help or bad args.
 # usage: cli.sh TLBGEN-BENCH PLUGIN.so
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
@@ -18,7 +18,7 @@ quick="-t 1 -r 1 -d 20 -s 10 -q --no-mesi --no-acct"
 v=$("$bench" --version) || no "--version: exit $?"
 case $v in "tlbgen-bench "[0-9]*" (git "*")") echo "ok: $v" ;; *) no "--version printed '$v'" ;; esac
 
-# B3: an output path that cannot be written fails before the run, exit 2,
+# An output path that cannot be written fails before the run, exit 2,
 # one line naming the option; a write that fails after the run exits 1.
 for opt in --json --csv --svg; do
 	"$bench" --no-out tlb_flush1 $quick "$opt" "$tmp/no/such/dir/x" >out 2>err
@@ -46,7 +46,7 @@ fi
 "$bench" --out "$tmp/plainfile" lazy -f 50 >/dev/null 2>err
 [ $? -eq 2 ] || no "--out onto a file: want exit 2"
 
-# B6: global options, then workload options without a workload: the default.
+# Global options, then workload options without a workload: the default.
 "$bench" --no-out --plugin "$plugin" -p v5.17 -p port-8f1d56f64f8d $quick --no-plot >out 2>err
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q "^threads *1 *port-8f1d56f64f8d" out; then
@@ -55,7 +55,7 @@ else
 	echo "ok: --plugin PATH -p port-8f1d56f64f8d runs the default workload"
 fi
 
-# B7: a plot name with quotes, a backslash and spaces is written as given.
+# A plot name with quotes, a backslash and spaces is written as given.
 if command -v gnuplot >/dev/null 2>&1; then
 	name="$tmp/it's a \"plot\" \\ name.svg"
 	"$bench" --no-out tlb_flush1 $quick -p v5.17 -p v6.0 --svg "$name" >out 2>err
@@ -67,7 +67,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 fi
 
-# B8: '-' is stdout, and no file named '-' appears.
+# '-' is stdout, and no file named '-' appears.
 "$bench" --no-out lazy -f 50 --json - >out 2>err || no "lazy --json -: exit $?"
 python3 -c 'import json,sys; t=open(sys.argv[1]).read(); d=json.loads(t[t.index("{"):t.rindex("}")+1]); assert d["schema"]=="tlbgen-bench-results"' out ||
 	no "lazy --json - did not print results.json on stdout"

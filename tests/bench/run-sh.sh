@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# run.sh shows why a build failed (it used to fail silently with status 1),
-# and runs the bench in the caller's directory, so that relative output paths
+# run.sh shows why a build failed, not only its exit status, and runs the bench in the caller's directory, so that relative output paths
 # land there and not in the source tree. run.sh is copied into small Meson
 # projects of our own: one that fails to configure, one whose code does not
 # compile, one whose "tlbgen-bench" creates the file it is given.
