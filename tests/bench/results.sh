@@ -19,6 +19,15 @@ run() { # workload args...
 }
 run transport --rounds 3 --iters 50
 run seed000 $short --mesi-ops 500
+mkdir -p "$tmp/virtual"
+if "$bench" --out "$tmp/virtual/seed000" seed000 --mode virtual --threads 1,2 --ms 1 \
+	>"$tmp/virtual.out" 2>&1; then
+	python3 "$check" --workload seed000 "$tmp/virtual/seed000" || fail=1
+	grep -q '"mode": "virtual"' "$tmp/virtual/seed000/results.json" ||
+		{ echo "FAIL: seed000 --mode virtual: no virtual metrics"; fail=1; }
+else
+	echo "FAIL: seed000 --mode virtual: exit status $?"; tail -5 "$tmp/virtual.out"; fail=1
+fi
 run tlb_flush1 $short -m both -p v5.17 -p v6.0 --no-mesi --no-plot
 run tlb_flush2 $short --no-mesi --no-plot
 run tlb_flush3 $short --no-mesi --no-plot
