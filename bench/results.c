@@ -521,8 +521,10 @@ int bench_results_end(int status)
 		snprintf(path, sizeof(path), "%s/results.json", run.dir);
 		if (!err)
 			err = bench_json_dump(bench_results_json(), path);
+		/* On stderr: stdout stays the same from run to run where the
+		 * figures are deterministic; the directory's name is not. */
 		if (!err)
-			printf("results: %s/\n", run.dir);
+			fprintf(stderr, "results: %s/\n", run.dir);
 	}
 	json_decref(run.results);
 	json_decref(run.metrics);
