@@ -213,7 +213,7 @@ static void print_change(json_t *ma, json_t *mb)
 	char ci[48] = "-", pv[24] = "-";
 
 	if (!na || !nb) {
-		printf("  %14s %9s %19s %8s", "n/a", "", "", "");
+		printf("  %14s %10s %19s %8s", "n/a", "", "", "");
 		free(a);
 		free(b);
 		return;
@@ -246,7 +246,7 @@ int bench_cmp_dirs_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char *names[64];
-	int nnames = 0, opt, ndirs, ret = 0;
+	int nnames = 0, opt, ndirs, ret = 0, width = 6;
 	struct archive *ar;
 	size_t rows = 0, i;
 	json_t *m;
@@ -292,9 +292,18 @@ int bench_cmp_dirs_main(int argc, char **argv)
 	}
 	printf("# Amean: mean of the samples (rounds); Value: one figure. (change) against A;\n"
 	       "# [CI]: 95%% confidence interval of the change (Welch); p: Welch's t-test.\n\n");
-	printf("%-6s %-58s %14s", "", "metric", "A");
+	/* The metric column as wide as its longest label. */
+	json_array_foreach(json_object_get(ar[0].results, "metrics"), i, m) {
+		char label[512];
+
+		if (!wanted(m, names, nnames))
+			continue;
+		row_label(m, label, sizeof(label));
+		width = (int)strlen(label) > width ? (int)strlen(label) : width;
+	}
+	printf("%-6s %-*s %14s", "", width, "metric", "A");
 	for (int d = 1; d < ndirs; d++)
-		printf("  %14c %11s %19s %8s", 'A' + (d < 26 ? d : 25), "(change)", "95% CI", "p");
+		printf("  %14c %10s %19s %8s", 'A' + (d < 26 ? d : 25), "(change)", "95% CI", "p");
 	putchar('\n');
 	json_array_foreach(json_object_get(ar[0].results, "metrics"), i, m) {
 		char *key = archive_key(m), label[512];
@@ -315,7 +324,7 @@ int bench_cmp_dirs_main(int argc, char **argv)
 		na = archive_samples(m, &a);
 		bench_mean_sd(a, na, &ma, &sa);
 		row_label(m, label, sizeof(label));
-		printf("%-6s %-58s ", json_object_get(m, "samples") ? "Amean" : "Value", label);
+		printf("%-6s %-*s ", json_object_get(m, "samples") ? "Amean" : "Value", width, label);
 		if (na)
 			printf("%14.2f", ma);
 		else
@@ -326,7 +335,7 @@ int bench_cmp_dirs_main(int argc, char **argv)
 			if (mb)
 				print_change(m, mb);
 			else
-				printf("  %14s %11s %19s %8s", "-", "", "", "");
+				printf("  %14s %10s %19s %8s", "-", "", "", "");
 		}
 		printf("  %s\n", str(m, "unit"));
 		free(a);
