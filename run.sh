@@ -3,13 +3,19 @@
 # root), build with Meson, and run either the headline benchmark or the tests.
 #   ./run.sh bench [tlbgen-bench args]   build, then run the headline benchmark
 #   ./run.sh test                        build, then run the whole test suite
+# The benchmark runs in the caller's directory, so that relative output
+# paths (and the default tlbgen-results/) land where the caller is.
+# Environment: TLBGEN_BUILD_DIR (default: build/ beside this script).
 set -euo pipefail
-cd "$(dirname "$0")"
+root=$(cd "$(dirname "$0")" && pwd)
+build_dir=${TLBGEN_BUILD_DIR:-$root/build}
 
 # libclang-rt-14-dev is only a Recommends of clang on Debian 12, and we install
 # without recommends: it carries libFuzzer and clang's sanitizer runtimes.
+# libjansson-dev: tlbgen-bench's results.json/meta.json; parallel: the sweep
+# test; help2man: the tlbgen-bench man page.
 PKGS=(build-essential meson ninja-build pkg-config liburcu-dev libnuma-dev libcmocka-dev
-      clang libclang-rt-14-dev gnuplot-nox)
+      clang libclang-rt-14-dev gnuplot-nox libjansson-dev parallel help2man)
 
 ensure_packages() {
 	local missing=()
@@ -28,12 +34,25 @@ ensure_packages() {
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Quiet when it works; on a failure, everything meson or ninja said.
+quiet() { # description command...
+	local what=$1 log; shift
+	log=$(mktemp)
+	if ! "$@" >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		echo "run.sh: $what failed: $*" >&2
+		exit 1
+	fi
+	rm -f "$log"
+}
+
 build() { # build DIR [meson args...]
 	local dir=$1; shift
 	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" "$@" >/dev/null
+		quiet "configuring" meson setup "$dir" "$root" "$@"
 	fi
-	ninja -C "$dir" >/dev/null
+	quiet "building" ninja -C "$dir"
 }
 
 cmd=${1:-}
@@ -41,12 +60,12 @@ cmd=${1:-}
 case "$cmd" in
 bench)
 	ensure_packages
-	build build
-	exec ./build/bench/tlbgen-bench "$@"
+	build "$build_dir"
+	exec "$build_dir/bench/tlbgen-bench" "$@"
 	;;
 test)
 	ensure_packages
-	exec ./tests/run-all.sh "$@"
+	exec "$root/tests/run-all.sh" "$@"
 	;;
 *)
 	echo "usage: $0 bench [args] | test" >&2

@@ -62,6 +62,13 @@ void bench_mean_sd(const double *v, size_t n, double *mean, double *sd);
 double bench_welch_p(const double *a, size_t na, const double *b, size_t nb);
 /* Student's t CDF with `df` (real) degrees of freedom. */
 double bench_t_cdf(double t, double df);
+/* Its inverse: the t with bench_t_cdf(t, df) = p, for 0 < p < 1 (NAN otherwise). */
+double bench_t_quantile(double p, double df);
+/* Welch's interval: the difference of means mean(b) - mean(a), its 95%
+ * confidence interval [lo, hi] and the two-sided p. Returns false (all NAN
+ * but *diff) when either side has fewer than 2 samples. */
+bool bench_welch(const double *a, size_t na, const double *b, size_t nb, double *diff,
+		 double *lo, double *hi, double *p);
 
 /* Machine ------------------------------------------------------------------ */
 /* CPUs this process may run on (sched_getaffinity), filled into cpus[]. */
@@ -97,8 +104,10 @@ void bench_progress(struct bench_progress *pg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bench_progress_done(struct bench_progress *pg);
 
-/* JSON string escaping for the --json writers. */
-void bench_json_str(FILE *f, const char *s);
+/* Commands over results directories (bench/archive.c, bench/sweep.c). */
+int bench_cmp_dirs_main(int argc, char **argv);
+int bench_sweep_main(int argc, char **argv);
+int bench_merge_main(int argc, char **argv);
 
 /* Workloads (will-it-scale shapes, bench/wis.c) ----------------------------- */
 struct bench_wis_workload {
@@ -118,6 +127,7 @@ struct bench_round_opts {
 	bool processes;			/* one mm per task instead of one shared */
 	unsigned int duration_ms;
 	unsigned int sample_ms;		/* will-it-scale per-"second" samples */
+	unsigned int warmup_samples;	/* run this many samples first, not counted */
 	const int *cpus;		/* real CPUs to pin task i to: cpus[i % nr_cpus] */
 	int nr_cpus;
 	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
@@ -155,7 +165,7 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 
 /* Comparison driver (bench/compare.c) -------------------------------------- */
 /* Parse options and run `wl` over the policies; `seed000` sets the no-argument
- * defaults (v5.17 and v6.0, tasks 1..nproc, plot in the cwd); `mesi_only`
+ * defaults (v5.17 and v6.0, tasks 1..nproc, the MESI columns); `mesi_only`
  * runs the stepped coherence account alone (`tlbgen-bench mesi`). */
 int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000, bool mesi_only);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "results.h"
 
 uint64_t bench_now_ns(void)
 {
@@ -134,6 +135,7 @@ int bench_policy_parse(const char *spec, struct bench_policy *out)
 		for (int i = 0; i < n && i < 128; i++)
 			if (!strcmp(names[i], spec)) {
 				snprintf(out->name, sizeof(out->name), "%s", spec);
+				bench_meta_policy(out->name, out->label);
 				return 0;
 			}
 		fprintf(stderr, "tlbgen-bench: unknown profile '%s'; known:", spec);
@@ -150,6 +152,8 @@ int bench_policy_parse(const char *spec, struct bench_policy *out)
 	for (unsigned int seq = 0;; seq++) {
 		snprintf(out->name, sizeof(out->name), "bench-%u-%d", seq, (int)getpid());
 		err = tlbgen_policy_register(out->name, base, colon + 1, NULL);
+		if (!err)
+			bench_meta_policy(out->name, out->label);
 		if (err != -EEXIST)
 			return err;
 	}
@@ -243,23 +247,59 @@ double bench_t_cdf(double t, double df)
 	return t > 0 ? 1 - tail : tail;
 }
 
-double bench_welch_p(const double *a, size_t na, const double *b, size_t nb)
+double bench_t_quantile(double p, double df)
 {
-	double ma, sa, mb, sb, va, vb, se2, t, df;
+	double lo = -1e6, hi = 1e6;
 
-	if (na < 2 || nb < 2)
+	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
+	/* Bisection: the CDF is monotonic, and 200 halvings of 2e6 reach well
+	 * below the CDF's own accuracy. */
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (bench_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+bool bench_welch(const double *a, size_t na, const double *b, size_t nb, double *diff,
+		 double *lo, double *hi, double *p)
+{
+	double ma, sa, mb, sb, va, vb, se2, df, h;
+
 	bench_mean_sd(a, na, &ma, &sa);
 	bench_mean_sd(b, nb, &mb, &sb);
+	*diff = mb - ma;
+	*lo = *hi = *p = NAN;
+	if (na < 2 || nb < 2)
+		return false;
 	va = sa * sa / (double)na;
 	vb = sb * sb / (double)nb;
 	se2 = va + vb;
-	if (se2 <= 0)
-		return ma == mb ? 1 : 0;
-	t = (ma - mb) / sqrt(se2);
+	if (se2 <= 0) {
+		/* No spread on either side: the difference is exact. */
+		*lo = *hi = *diff;
+		*p = ma == mb ? 1 : 0;
+		return true;
+	}
 	/* Welch-Satterthwaite degrees of freedom. */
 	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-	return 2 * (1 - bench_t_cdf(fabs(t), df));
+	h = bench_t_quantile(0.975, df) * sqrt(se2);
+	*lo = *diff - h;
+	*hi = *diff + h;
+	*p = 2 * (1 - bench_t_cdf(fabs(*diff) / sqrt(se2), df));
+	return true;
+}
+
+double bench_welch_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double d, lo, hi, p;
+
+	return bench_welch(a, na, b, nb, &d, &lo, &hi, &p) ? p : NAN;
 }
 
 /* Machine ------------------------------------------------------------------ */
@@ -388,20 +428,4 @@ void bench_progress_done(struct bench_progress *pg)
 	if (pg->shown)
 		fputs("\r\033[K", stderr);
 	pg->shown = false;
-}
-
-void bench_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
 }

@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "compare.h"
+#include "results.h"
 
 enum { O_JSON = 256, O_CSV, O_SVG, O_NOPLOT, O_NOMESI, O_NOACCT, O_MESI_CPUS, O_MESI_OPS,
-       O_SEED, O_CPUS };
+       O_SEED, O_CPUS, O_WARMUP };
 
 static const struct option long_opts[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -33,6 +34,7 @@ static const struct option long_opts[] = {
 	{ "mesi-ops", required_argument, NULL, O_MESI_OPS },
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "cpus", required_argument, NULL, O_CPUS },
+	{ "warmup", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -67,15 +69,21 @@ void cmp_usage(FILE *f, const char *prog)
 "  -m, --mode MODE      threads (one shared mm, default), processes (one mm\n"
 "                       per task: local flushes only) or both\n"
 "  -r, --rounds N       interleaved rounds per policy and task count (default 5)\n"
+"  -w, --warmup N       warm-up samples (of --sample-ms) run and discarded at the\n"
+"                       start of every round (default 1). will-it-scale discards\n"
+"                       5 of its 1 s iterations; a round here has about 4\n"
+"                       samples, so 1 keeps the same share of warm-up per round\n"
 "  -d, --duration MS    length of one round (default: ~20 s in total, 200..1000)\n"
 "  -s, --sample-ms MS   will-it-scale sample interval (default min(1000, d/4));\n"
 "                       samples are scaled to ops per second\n"
 "      --cpus LIST      real CPUs to pin task i to (cpus[i %% n]); default: all\n"
 "                       CPUs this process may use\n"
-"      --json FILE      write every figure and counter as JSON\n"
-"      --csv FILE       write the will-it-scale CSV there too\n"
-"      --svg FILE       plot path (default <workload>.svg; seed000:\n"
-"                       tlbgen-bench-seed000.svg), drawn with gnuplot if present\n"
+"      --json FILE      results.json (every figure, with units) there too; - is\n"
+"                       stdout\n"
+"      --csv FILE       the will-it-scale CSV (runtest.py's) there too; - is\n"
+"                       stdout; with several policies, FILE-POLICY.csv each\n"
+"      --svg FILE       the plot there instead of the results directory's\n"
+"                       throughput.svg; drawn with gnuplot if present\n"
 "      --no-plot        do not draw the plot\n"
 "      --no-acct        skip the traced accounting pass (remote tlb_gen reads, and\n"
 "                       the oracle: timed rounds run without it)\n"
@@ -89,19 +97,26 @@ void cmp_usage(FILE *f, const char *prog)
 "output (stdout), in this order:\n"
 "  1. will-it-scale text per policy and task count: 'min:N max:N total:N' per\n"
 "     sample (ops/s of the slowest task, the fastest, all), then 'average:N'\n"
-"  2. comparison table: ops/s min/median/max over rounds, change of the mean\n"
-"     vs the first policy, Welch's t-test p ('*' p<0.05, '**' p<0.01)\n"
+"  2. comparison table: ops/s min/mean/max over rounds, change of the mean\n"
+"     vs the first policy with its 95%% confidence interval (Welch), Welch's\n"
+"     t-test p ('*' p<0.05, '**' p<0.01)\n"
 "  3. counters per flush: mm tlb_gen reads per flush and per remote\n"
 "     flush_tlb_func (accounting pass), early skips, IPIs sent and skipped\n"
 "     by reason (lazy, not loaded, trim not due), full and partial flushes,\n"
 "     oracle violations; hardware counters per op where a PMU exists\n"
-"  4. will-it-scale CSV per policy: tasks,processes,processes_idle,threads,\n"
-"     threads_idle,linear (idle %% from /proc/stat)\n"
-"  5. LKP-style 'key: value' lines\n"
+"  4. will-it-scale CSV per policy, as runtest.py writes one test case:\n"
+"     tasks,processes,processes_idle,threads,threads_idle,linear (idle %% from\n"
+"     /proc/stat; linear: the larger 1-task figure of the modes times tasks)\n"
+"  5. LKP-style 'key: value' lines, WORKLOAD.POLICY.MODE.TASKS.METRIC, dots\n"
+"     in the policy replaced by '_'\n"
 "  6. MESI coherence account (stepped mode, no PMU needed): cacheline\n"
 "     transfers per flush overall and on the mm's tlb_gen line\n"
 "  7. plot path. Progress goes to stderr.\n"
-"Exit: 0 ok, 1 failed run (errors, oracle violations), 2 bad arguments.\n",
+"Files: the results directory (tlbgen-bench --help: --out) holds meta.json,\n"
+"results.json, throughput.svg and WORKLOAD-POLICY.csv per policy.\n"
+"Exit: 0 ok, 1 failed run (errors, oracle violations, an output file not\n"
+"written), 2 bad arguments (also an output path that cannot be written,\n"
+"checked before the run).\n",
 		prog);
 }
 
@@ -163,8 +178,11 @@ static int parse_tasks(struct cmp *c, const char *arg)
 		return -EINVAL;
 	}
 	for (unsigned int i = 0; i < c->ntasks; i++)
-		if (c->tasks[i] > TLBGEN_MAX_CPUS)
+		if (c->tasks[i] > TLBGEN_MAX_CPUS) {
+			fprintf(stderr, "tlbgen-bench: --tasks: %u is more than %d emulated CPUs\n",
+				c->tasks[i], TLBGEN_MAX_CPUS);
 			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -190,7 +208,10 @@ static int parse_mode(struct cmp *c, const char *arg)
 {
 	c->modes[0] = !strcmp(arg, "threads") || !strcmp(arg, "both");
 	c->modes[1] = !strcmp(arg, "processes") || !strcmp(arg, "both");
-	return c->modes[0] || c->modes[1] ? 0 : -EINVAL;
+	if (c->modes[0] || c->modes[1])
+		return 0;
+	fprintf(stderr, "tlbgen-bench: --mode: '%s' is not threads, processes or both\n", arg);
+	return -EINVAL;
 }
 
 /* The options that take a number. */
@@ -230,6 +251,11 @@ static int parse_number(struct cmp *c, int opt, const char *arg)
 		if (!err)
 			c->seed = v;
 		return err;
+	case 'w':
+		err = bench_parse_ull("--warmup", arg, 0, 1000, &v);
+		if (!err)
+			c->warmup = (unsigned int)v;
+		return err;
 	}
 	return -EINVAL;
 }
@@ -247,6 +273,7 @@ static int parse_option(struct cmp *c, int opt, const char *arg)
 	case O_CPUS:
 		return parse_cpus(c, arg);
 	case 'r': case 'd': case 's': case O_MESI_CPUS: case O_MESI_OPS: case O_SEED:
+	case 'w':
 		return parse_number(c, opt, arg);
 	case 'q':
 		c->quiet = true;
@@ -320,10 +347,18 @@ static int fill_defaults(struct cmp *c)
 		c->sample_ms = c->duration_ms / 4 > 1000 ? 1000 : c->duration_ms / 4;
 	if (c->sample_ms > c->duration_ms)
 		c->sample_ms = c->duration_ms;
-	if (!c->svg) {
-		snprintf(c->svg_default, sizeof(c->svg_default), "%s.svg",
-			 c->seed000 ? "tlbgen-bench-seed000" : c->wl->name);
+	if (!c->svg && bench_results_path(c->svg_default, sizeof(c->svg_default), "throughput.svg"))
 		c->svg = c->svg_default;
+	/* Before the run: a path that cannot be written is a bad argument. */
+	if ((c->json && bench_check_output("--json", c->json)) ||
+	    (c->svg && !c->no_plot && bench_check_output("--svg", c->svg)))
+		return -EINVAL;
+	for (unsigned int p = 0; c->csv && p < c->npol; p++) {
+		char path[4096 + 256];
+
+		cmp_csv_path(c, p, path, sizeof(path));
+		if (bench_check_output("--csv", path))
+			return -EINVAL;
 	}
 	return mesi_columns(c, user_pol);
 }
@@ -336,6 +371,7 @@ int cmp_parse_args(struct cmp *c, const char *wl_name, bool seed000, bool mesi_o
 	c->wl = bench_wis_find(wl_name);
 	c->prog = mesi_only ? "mesi" : seed000 ? "seed000" : wl_name;
 	c->rounds = 5;
+	c->warmup = 1;
 	c->mesi_cpus = 8;
 	c->mesi_ops = 20000;
 	c->seed = 1;
@@ -344,7 +380,7 @@ int cmp_parse_args(struct cmp *c, const char *wl_name, bool seed000, bool mesi_o
 	c->nr_cpus = bench_allowed_cpus(c->cpus, 1024);
 	optind = 1;
 	opterr = 1;
-	while (!err && (opt = getopt_long(argc, argv, "p:t:m:r:d:s:qh", long_opts, NULL)) != -1)
+	while (!err && (opt = getopt_long(argc, argv, "p:t:m:r:d:s:w:qh", long_opts, NULL)) != -1)
 		err = parse_option(c, opt, optarg);
 	if (err == 1) {
 		cmp_usage(stdout, c->prog);
@@ -357,7 +393,8 @@ int cmp_parse_args(struct cmp *c, const char *wl_name, bool seed000, bool mesi_o
 	if (!err)
 		err = fill_defaults(c);
 	if (err) {
-		cmp_usage(stderr, c->prog);
+		fprintf(stderr, "usage: tlbgen-bench %s [options]; tlbgen-bench %s --help lists "
+			"them\n", c->prog, c->prog);
 		return -EINVAL;
 	}
 	return 0;

@@ -5,8 +5,9 @@
  * Rounds are interleaved (for each round: for each task count: policy A,
  * B, A, B ...) so that machine noise (on this class of VM cross-core latency
  * jumps fivefold mid-run) hits every policy alike. Per policy and task count:
- * ops/s min/median/max over the rounds, % change of the mean against the
- * first policy and Welch's t-test, with the counters that explain it; then a
+ * ops/s min/mean/max over the rounds, % change of the mean against the
+ * first policy with its 95% confidence interval and Welch's t-test (all
+ * three about the mean), with the counters that explain it; then a
  * stepped MESI coherence account, and will-it-scale / CSV / LKP / JSON / SVG
  * output.
  */
@@ -60,6 +61,7 @@ static int run_rounds(struct cmp *c)
 						.duration_ms = c->duration_ms,
 						.sample_ms = c->sample_ms, .cpus = c->cpus,
 						.nr_cpus = c->nr_cpus, .hw = &c->hw_probe,
+						.warmup_samples = c->warmup,
 					};
 					struct bench_round_result r;
 					int err;
@@ -151,10 +153,19 @@ static void analyse(struct cmp *c)
 			for (unsigned int p = 0; p < c->npol; p++) {
 				struct cell *x = cell(c, m, t, p), *b = cell(c, m, t, 0);
 
+				double d, lo, hi;
+
 				bench_min_med_max(x->ops, x->nr, &x->min, &x->med, &x->max);
 				bench_mean_sd(x->ops, x->nr, &x->mean, &x->sd);
 				x->change = p && b->mean > 0 ? 100 * (x->mean / b->mean - 1) : 0;
-				x->p = p ? bench_welch_p(x->ops, x->nr, b->ops, b->nr) : NAN;
+				x->p = x->ci_lo = x->ci_hi = NAN;
+				if (p && bench_welch(b->ops, b->nr, x->ops, x->nr, &d, &lo, &hi,
+						     &x->p) && b->mean > 0) {
+					/* The interval of the difference of means, relative
+					 * to the baseline's mean like `change`. */
+					x->ci_lo = 100 * lo / b->mean;
+					x->ci_hi = 100 * hi / b->mean;
+				}
 			}
 }
 
@@ -194,7 +205,8 @@ static void print_header(struct cmp *c)
 	       c->modes[0] && c->modes[1] ? "threads+processes" : mode_name(c->modes[1]));
 	for (unsigned int i = 0; i < c->ntasks; i++)
 		printf("%s%u", i ? "," : " ", c->tasks[i]);
-	printf("; %u rounds x %u ms interleaved; policies:", c->rounds, c->duration_ms);
+	printf("; %u rounds x %u ms interleaved (after %u warm-up sample%s of %u ms); policies:",
+	       c->rounds, c->duration_ms, c->warmup, c->warmup == 1 ? "" : "s", c->sample_ms);
 	for (unsigned int p = 0; p < c->npol; p++)
 		printf(" %s", c->pol[p].label);
 	printf("\n# %d real CPUs allowed; one emulated CPU (pinned pthread) per task\n",
@@ -216,29 +228,37 @@ static int mesi_status(const struct cmp *c)
 /* `tlbgen-bench mesi`: the stepped coherence account alone. */
 static int run_mesi_only(struct cmp *c)
 {
+	int ret;
+
 	if (!c->nmesi || run_mesi(c))
 		return 1;
 	cmp_print_mesi(c);
-	if (c->json)
-		cmp_write_json(c);
-	return mesi_status(c);
+	cmp_record(c);
+	ret = cmp_write_json(c);
+	return mesi_status(c) | ret;
 }
 
-static void report(struct cmp *c)
+/* 0, or 1 when an output file could not be written. */
+static int report(struct cmp *c)
 {
+	int ret = 0;
+
 	cmp_print_wis(c);
 	cmp_print_table(c);
 	cmp_print_counters(c);
 	printf("## will-it-scale CSV\n");
-	cmp_print_csv(c, stdout);
+	for (unsigned int p = 0; p < c->npol; p++) {
+		printf("# %s, policy %s\n", c->wl->name, c->pol[p].label);
+		cmp_print_csv(c, p, stdout);
+	}
 	putchar('\n');
-	if (c->csv)
-		cmp_write_csv(c);
+	ret |= cmp_write_csv(c);
 	cmp_print_lkp(c);
 	cmp_print_mesi(c);
-	cmp_plot(c);
-	if (c->json)
-		cmp_write_json(c);
+	ret |= cmp_plot(c);
+	cmp_record(c);
+	ret |= cmp_write_json(c);
+	return ret;
 }
 
 static int run_all(struct cmp *c)
@@ -253,8 +273,8 @@ static int run_all(struct cmp *c)
 	if (err)
 		return 1;
 	analyse(c);
-	report(c);
-	ret = mesi_status(c);
+	ret = report(c);
+	ret |= mesi_status(c);
 	for (size_t i = 0; i < (size_t)2 * c->ntasks * c->npol; i++)
 		if (c->cells[i].violations)
 			ret = 1;

@@ -31,6 +31,7 @@ struct cell {			/* one (mode, tasks, policy) */
 	uint64_t remote_reads, local_reads;
 	bool acct_done;
 	double min, med, max, mean, sd, change, p;
+	double ci_lo, ci_hi;	/* 95% CI of `change`, in % (NAN: fewer than 2 rounds) */
 };
 
 struct cmp {
@@ -42,7 +43,7 @@ struct cmp {
 	unsigned int tasks[MAX_TASKS];
 	unsigned int ntasks;
 	bool modes[2];		/* [0] threads, [1] processes */
-	unsigned int rounds, duration_ms, sample_ms;
+	unsigned int rounds, duration_ms, sample_ms, warmup;
 	const char *json, *csv, *svg;
 	bool no_plot, quiet, no_mesi, no_acct, seed000;
 	unsigned int mesi_cpus;
@@ -53,7 +54,7 @@ struct cmp {
 	struct bench_policy mesi_pol[MAX_POLICIES];
 	unsigned int nmesi;
 	struct bench_mesi_result mesi[MAX_POLICIES];
-	char svg_default[256];
+	char svg_default[4096];
 	char svg_written[4096];
 	struct bench_progress pg;
 	struct bench_hw_probe hw_probe;
@@ -85,11 +86,19 @@ int cmp_parse_args(struct cmp *c, const char *wl_name, bool seed000, bool mesi_o
 void cmp_print_wis(struct cmp *c);
 void cmp_print_table(struct cmp *c);
 void cmp_print_counters(struct cmp *c);
-void cmp_print_csv(struct cmp *c, FILE *f);
-void cmp_write_csv(struct cmp *c);
+/* will-it-scale CSV of policy p, as runtest.py writes it for one test case. */
+void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f);
+/* The --csv file of policy p: FILE itself with one policy (or '-'), else
+ * FILE-POLICY.csv. */
+void cmp_csv_path(struct cmp *c, unsigned int p, char *path, size_t len);
+/* The CSV files: --csv and one per policy in the results directory; 0 or 1. */
+int cmp_write_csv(struct cmp *c);
 void cmp_print_lkp(struct cmp *c);
 void cmp_print_mesi(struct cmp *c);
-void cmp_write_json(struct cmp *c);
-void cmp_plot(struct cmp *c);
+/* Every figure into results.json (bench/results.h); then --json FILE. 0 or 1. */
+void cmp_record(struct cmp *c);
+int cmp_write_json(struct cmp *c);
+/* The SVG plot; 0, or 1 when gnuplot was there and failed. */
+int cmp_plot(struct cmp *c);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "results.h"
 #include "explore_engine.h"
 #include "tso_explore.h"
 
@@ -252,6 +253,9 @@ int bench_explore_main(int argc, char **argv)
 
 	if (!ops)
 		return 1;
+	bench_meta_seed(first);
+	bench_meta_param("seeds", json_integer((json_int_t)seeds));
+	bench_meta_param("ops_per_seed", json_integer((json_int_t)ops_per));
 	for (unsigned int p = 0; p < np; p++) {
 		struct xstats st = { 0 };
 		uint64_t t0 = bench_now_ns(), s, nfail = 0;
@@ -293,6 +297,17 @@ int bench_explore_main(int argc, char **argv)
 		       profiles[p], choices ? "+" : "", choices ? choices : "", s - first, ops_per,
 		       st.ops, nfail, st.ebusy, st.partial_checks, secs, (double)st.ops / secs);
 		fflush(stdout);
+		json_t *pa = json_pack("{s:s,s:s}", "profile", profiles[p], "choices",
+				       choices ? choices : "");
+
+		bench_meta_policy(profiles[p], profiles[p]);
+		bench_metric("seeds", "seeds", NULL, pa, (double)(s - first));
+		bench_metric("ops", "ops", NULL, pa, (double)st.ops);
+		bench_metric("failing_seeds", "seeds", "lower", pa, (double)nfail);
+		bench_metric("ebusy_checked", "checks", NULL, pa, (double)st.ebusy);
+		bench_metric("partial_checked", "checks", NULL, pa, (double)st.partial_checks);
+		bench_metric("ops_per_sec", "ops/s", "higher", pa, (double)st.ops / secs);
+		json_decref(pa);
 	}
 	free(ops);
 	return failed;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "results.h"
 
 struct lz_mode {
 	const char *label;
@@ -218,7 +219,8 @@ static void usage(FILE *f)
 "      --switches N   switches among other mms per revisit (default 2)\n"
 "  -p, --policy SPEC  replace the three modes by these (repeatable)\n"
 "      --seed N       (default 1)\n"
-"      --json FILE    write every figure as JSON\n"
+"      --json FILE    results.json (every figure, with units) there too; - is\n"
+"                     stdout\n"
 "  -h, --help\n"
 "\n"
 "output: one row per mode: IPIs per flush, stale IPIs per flush (to CPUs\n"
@@ -296,6 +298,8 @@ int bench_lazy_main(int argc, char **argv)
 	}
 	if (optind < argc || k + m > TLBGEN_MAX_CPUS)
 		goto bad;
+	if (json && bench_check_output("--json", json))
+		goto bad;
 	if (!npol) {
 		for (; npol < 3; npol++) {
 			if (bench_policy_parse(default_modes[npol].spec, &pol[npol]))
@@ -334,39 +338,38 @@ int bench_lazy_main(int argc, char **argv)
 	       "  about M/revisit = %.2f per flush untrimmed; at most 1 per such CPU per HZ\n"
 	       "  (max/CPU/HZ <= 1) trimmed, i.e. <= M per %u flushes.\n",
 	       (double)m / revisit, 1000 * per_jiffy);
-	if (json) {
-		FILE *f = fopen(json, "w");
+	bench_meta_seed(seed);
+	bench_meta_param("k", json_integer(k));
+	bench_meta_param("m", json_integer(m));
+	bench_meta_param("others", json_integer(others));
+	bench_meta_param("revisit", json_integer(revisit));
+	bench_meta_param("switches", json_integer(switches));
+	bench_meta_param("flushes", json_integer((json_int_t)flushes));
+	bench_meta_param("per_jiffy", json_integer(per_jiffy));
+	for (unsigned int p = 0; p < npol; p++) {
+		struct lz_result *r = &res[p];
+		json_t *pa = json_pack("{s:s,s:s}", "mode", labels[p], "policy", pol[p].label);
 
-		if (!f) {
-			fprintf(stderr, "tlbgen-bench: %s: %s\n", json, strerror(errno));
+		bench_metric("flushes", "flushes", NULL, pa, (double)r->flushes);
+		bench_metric("ipis", "IPIs", "lower", pa, (double)r->ipis);
+		bench_metric("ipis_per_flush", "IPIs/flush", "lower", pa,
+			     (double)r->ipis / (double)r->flushes);
+		bench_metric("stale_ipis", "IPIs", "lower", pa, (double)r->stale);
+		bench_metric("stale_ipis_per_flush", "IPIs/flush", "lower", pa,
+			     (double)r->stale / (double)r->flushes);
+		bench_metric("max_stale_ipis_per_cpu_per_hz", "IPIs/CPU/jiffy window", "lower", pa,
+			     (double)r->max_per_cpu_hz);
+		bench_metric("trims", "trims", NULL, pa, (double)r->trims);
+		bench_metric("jiffies", "jiffies", NULL, pa, (double)r->jiffies);
+		bench_metric("violations", "violations", "lower", pa, (double)r->violations);
+		bench_metric_stats("", pa, r->stats);
+		json_decref(pa);
+	}
+	if (json) {
+		if (bench_json_dump(bench_results_json(), json))
 			return 1;
-		}
-		fprintf(f, "{\"workload\": \"lazy\", \"k\": %u, \"m\": %u, \"others\": %u, "
-			"\"revisit\": %u, \"switches\": %u, \"flushes\": %llu, \"per_jiffy\": %u, "
-			"\"seed\": %llu, \"modes\": [", k, m, others, revisit, switches, flushes,
-			per_jiffy, seed);
-		for (unsigned int p = 0; p < npol; p++) {
-			fprintf(f, "%s\n {\"label\": ", p ? "," : "");
-			bench_json_str(f, labels[p]);
-			fprintf(f, ", \"policy\": ");
-			bench_json_str(f, pol[p].label);
-			fprintf(f, ", \"flushes\": %llu, \"ipis\": %llu, \"stale_ipis\": %llu, "
-				"\"max_stale_per_cpu_per_hz\": %llu, \"trims\": %llu, \"jiffies\": %llu, "
-				"\"violations\": %ld, \"counters\": {",
-				(unsigned long long)res[p].flushes, (unsigned long long)res[p].ipis,
-				(unsigned long long)res[p].stale,
-				(unsigned long long)res[p].max_per_cpu_hz,
-				(unsigned long long)res[p].trims, (unsigned long long)res[p].jiffies,
-				res[p].violations);
-			for (int i = 0; i < TLBGEN_STAT_NR; i++)
-				fprintf(f, "%s\"%s\": %llu", i ? ", " : "",
-					tlbgen_stat_name((enum tlbgen_stat)i),
-					(unsigned long long)res[p].stats[i]);
-			fprintf(f, "}}");
-		}
-		fprintf(f, "\n]}\n");
-		fclose(f);
-		printf("json: %s\n", json);
+		if (strcmp(json, "-"))
+			printf("json: %s\n", json);
 	}
 	return ret;
 bad:

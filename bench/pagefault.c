@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "results.h"
 
 int bench_pagefault_main(int argc, char **argv);
 
@@ -193,6 +194,48 @@ out:
 	return err;
 }
 
+/* results.json: per (mode, hook, b7333b58f358) the rounds' ops/s and the
+ * last round's counters per op. */
+static void pf_record(const struct pf_cfg *c, struct pf_result res[2][3][2], const char *mode)
+{
+	static const char *const hooks[] = { "generic", "local", "noop" };
+
+	bench_meta_policy(c->profile, c->profile);
+	bench_meta_param("rounds", json_integer(c->rounds));
+	bench_meta_param("retry_pct", json_integer(c->retry_pct));
+	for (int m = 0; m < 2; m++) {
+		if ((m == 0 && !strcmp(mode, "thread")) || (m == 1 && !strcmp(mode, "process")))
+			continue;
+		for (int h = 0; h < 3; h++)
+			for (int a = 0; a < 2; a++) {
+				const struct pf_result *x = &res[m][h][a];
+				double ops = (double)x->ops;
+				json_t *pa = json_pack("{s:s,s:s,s:s,s:s}", "mode",
+						       m ? "thread" : "process", "hook", hooks[h],
+						       "b7333b58f358", a ? "after" : "before",
+						       "profile", c->profile);
+
+				bench_metric_samples("ops_per_sec", "ops/s", "higher", pa,
+						     x->ops_per_sec, c->rounds);
+				bench_metric("faults_per_op", "faults/op", NULL, pa,
+					     x->fst[TLBGEN_FAULT_STAT_FAULTS] / ops);
+				bench_metric("retries_per_op", "retries/op", NULL, pa,
+					     x->fst[TLBGEN_FAULT_STAT_RETURN_RETRY] / ops);
+				bench_metric("spurious_faults_per_op", "faults/op", "lower", pa,
+					     x->fst[TLBGEN_FAULT_STAT_SPURIOUS] / ops);
+				bench_metric("spurious_flushes_per_op", "flushes/op", "lower", pa,
+					     x->fst[TLBGEN_FAULT_STAT_SPURIOUS_FLUSH] / ops);
+				bench_metric("ipis_per_op", "IPIs/op", "lower", pa,
+					     x->st[TLBGEN_STAT_IPI_SENT] / ops);
+				bench_metric("flushes_per_op", "flushes/op", "lower", pa,
+					     x->st[TLBGEN_STAT_FLUSH_INITIATED] / ops);
+				bench_metric("violations", "violations", "lower", pa,
+					     (double)x->violations);
+				json_decref(pa);
+			}
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -336,5 +379,6 @@ int bench_pagefault_main(int argc, char **argv)
 			}
 	}
 	printf("# ratio: median ops/s against the last hook's after row in the same mode; counters from the last round\n");
+	pf_record(&c, res, mode);
 	return 0;
 }

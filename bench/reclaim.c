@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "results.h"
 
 #define PG(i) ((unsigned long)(i) << TLBGEN_PAGE_SHIFT)
 #define RECLAIM_BATCH 512	/* pages per reclaim_pages() call: one PMD */
@@ -57,6 +58,30 @@ struct rc_counts {
 	long violations;
 	int err;
 };
+
+/* results.json: one row of the table. */
+static void rc_record(const struct rc_cfg *c, int s, unsigned int t, unsigned int a, int b,
+		      const struct rc_counts *k, const double *ns)
+{
+	double per = (double)c->rounds * (double)c->pages;
+	json_t *pa = json_pack("{s:s,s:i,s:s,s:s,s:s}", "state", state_name[c->states[s]],
+			       "threads", (int)c->threads[t], "arch", c->arch[a], "variant",
+			       b ? "batched" : "none", "profile", c->profile);
+
+	bench_meta_policy(c->profile, c->profile);
+	if (c->stepped) {
+		bench_metric("flushes_per_page", "flushes/page", "lower", pa, k->flushes / per);
+		bench_metric("ipis_per_page", "IPIs/page", "lower", pa, k->ipis / per);
+		bench_metric("remote_flushes_per_page", "flush callbacks/page", "lower", pa,
+			     k->remote / per);
+		bench_metric("tlbi_per_page", "TLBI/page", "lower", pa, k->tlbi / per);
+		bench_metric("dsb_per_page", "DSB/page", "lower", pa, k->dsb / per);
+		bench_metric("violations", "violations", "lower", pa, (double)k->violations);
+	}
+	if (c->threaded)
+		bench_metric_samples("ns_per_page", "ns/page", "lower", pa, ns, c->reps);
+	json_decref(pa);
+}
 
 static void usage(FILE *f)
 {
@@ -487,6 +512,7 @@ int bench_reclaim_main(int argc, char **argv)
 						       state_name[c.states[s]], c.threads[t], c.arch[a],
 						       b ? "batched" : "none", "-", "-", "-", "-", "-", "-",
 						       ns, saved);
+					rc_record(&c, s, t, a, b, &k, &samples[(size_t)row * c.reps]);
 				}
 			}
 		}

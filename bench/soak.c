@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "results.h"
 #include "explore_engine.h"
 
 #define SOAK_MAX_CPUS	64
@@ -352,6 +353,20 @@ int bench_soak_main(int argc, char **argv)
 		       round, prof, be == TLBGEN_IPI_SIGNAL ? "signal" : "poll", r_ops, viol, warns,
 		       rs.watchdog_reports, (double)r_wait / 1e6, rs.futex_sleeps);
 		fflush(stdout);
+		{
+			json_t *pa = json_pack("{s:i,s:s,s:s}", "round", (int)round, "profile", prof,
+					       "backend", be == TLBGEN_IPI_SIGNAL ? "signal" : "poll");
+
+			bench_meta_policy(prof, prof);
+			bench_metric("ops", "ops", NULL, pa, (double)r_ops);
+			bench_metric("violations", "violations", "lower", pa, (double)viol);
+			bench_metric("warns", "WARNs", "lower", pa, (double)warns);
+			bench_metric("watchdog_reports", "reports", "lower", pa,
+				     (double)rs.watchdog_reports);
+			bench_metric("longest_ipi_wait", "ms", "lower", pa, (double)r_wait / 1e6);
+			bench_metric("futex_sleeps", "sleeps", NULL, pa, (double)rs.futex_sleeps);
+			json_decref(pa);
+		}
 		total_ops += r_ops;
 		total_viol += viol;
 		total_warns += warns;
@@ -369,6 +384,20 @@ int bench_soak_main(int argc, char **argv)
 	       (double)(bench_now_ns() - t_start) / 1e9, round, total_ops, total_flushes,
 	       total_viol, total_warns, total_wd, total_err, (double)max_wait / 1e6,
 	       status ? "FAIL" : "ok");
+	{
+		json_t *pa = json_pack("{s:s}", "round", "total");
+
+		bench_meta_seed(seed);
+		bench_metric("seconds", "s", NULL, pa, (double)(bench_now_ns() - t_start) / 1e9);
+		bench_metric("ops", "ops", NULL, pa, (double)total_ops);
+		bench_metric("flushes", "flushes", NULL, pa, (double)total_flushes);
+		bench_metric("violations", "violations", "lower", pa, (double)total_viol);
+		bench_metric("warns", "WARNs", "lower", pa, (double)total_warns);
+		bench_metric("watchdog_reports", "reports", "lower", pa, (double)total_wd);
+		bench_metric("errors", "errors", "lower", pa, (double)total_err);
+		bench_metric("longest_ipi_wait", "ms", "lower", pa, (double)max_wait / 1e6);
+		json_decref(pa);
+	}
 	free(r);
 	return status;
 }

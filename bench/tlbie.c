@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "results.h"
 
 int bench_tlbie_main(int argc, char **argv);
 
@@ -197,6 +198,26 @@ out:
 	return err;
 }
 
+/* results.json: one set of metrics per (comparison, ceiling). */
+static void record_point(const struct cfg *c, const struct point *pt)
+{
+	json_t *pa = json_pack("{s:s,s:I}", "comparison", pt->cmp == TLBGEN_CEILING_GT ? ">" : ">=",
+			       "ceiling", (json_int_t)pt->ceiling);
+	uint64_t sum = pt->flush_cycles + pt->refill_cycles;
+
+	bench_metric("flushes", "flushes", NULL, pa, (double)pt->flushes);
+	bench_metric("ranged_flushes", "flushes", NULL, pa, (double)pt->ranged);
+	bench_metric("full_flushes", "flushes", NULL, pa, (double)pt->full);
+	bench_metric("tlbie_ops", "tlbie instructions", "lower", pa, (double)pt->ops);
+	bench_metric("flush_cycles", "modelled cycles", "lower", pa, (double)pt->flush_cycles);
+	bench_metric("refill_cycles", "modelled cycles", "lower", pa, (double)pt->refill_cycles);
+	bench_metric("sum_cycles", "modelled cycles", "lower", pa, (double)sum);
+	bench_metric("sum_us_per_iteration", "modelled us/iteration", "lower", pa,
+		     (double)sum / c->iters / c->cost.mhz);
+	bench_metric("violations", "violations", "lower", pa, (double)pt->violations);
+	json_decref(pa);
+}
+
 int bench_tlbie_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -318,6 +339,11 @@ int bench_tlbie_main(int argc, char **argv)
 	pts = calloc(2 * c.nr_ceilings, sizeof(*pts));
 	if (!pts)
 		return 1;
+	bench_meta_policy("latest", "latest");
+	bench_meta_seed(4);
+	bench_meta_param("iterations", json_integer(c.iters));
+	bench_meta_param("costs", json_string(c.costs));
+	bench_meta_param("mixed", json_integer((json_int_t)c.mixed));
 	t0 = bench_now_ns();
 	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++) {
 		for (unsigned int i = 0; i < c.nr_ceilings; i++) {
@@ -339,6 +365,7 @@ int bench_tlbie_main(int argc, char **argv)
 			       (unsigned long long)pt->refill_cycles, (unsigned long long)sum,
 			       (double)sum / c.iters / c.cost.mhz,
 			       pt->violations ? "  ORACLE VIOLATIONS" : "");
+			record_point(&c, pt);
 			if (!best || sum < best->flush_cycles + best->refill_cycles)
 				best = pt;
 			if (pt->violations) {

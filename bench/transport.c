@@ -36,6 +36,7 @@
 extern bool cds_lfs_push(cds_lfs_stack_ptr_t s, struct cds_lfs_node *node);
 
 #include "bench.h"
+#include "results.h"
 
 /* lfstack publishes through inline asm TSan cannot see; say what it does
  * (the library's smp.c does the same). */
@@ -369,6 +370,24 @@ static int parse_cpu_pair(const char *arg, int hosts[2])
 	return 0;
 }
 
+/* results.json: the round trips of one measurement, and its ratios. */
+static void record(const char *what, const char *baseline, const struct session *s,
+		   double ratio, double floor_ratio, double over)
+{
+	json_t *pa = json_pack("{s:s,s:s}", "measurement", what, "baseline", baseline);
+
+	bench_metric_samples("ns_per_round_trip", "ns", "lower", pa, s->op_ns, s->rounds);
+	bench_metric_samples("baseline_ns_per_round_trip", "ns", "lower", pa, s->base_ns,
+			     s->rounds);
+	bench_metric_samples("floor_ns_per_round_trip", "ns", "lower", pa, s->floor_ns,
+			     s->rounds);
+	bench_metric("ratio_to_baseline", "ratio (median of rounds)", "lower", pa, ratio);
+	bench_metric("floor_ratio_to_baseline", "ratio (median of rounds)", "lower", pa,
+		     floor_ratio);
+	bench_metric("ratio_to_floor", "ratio (median of rounds)", "lower", pa, over);
+	json_decref(pa);
+}
+
 int bench_transport_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -425,6 +444,10 @@ int bench_transport_main(int argc, char **argv)
 		hosts[1] = n > 1 ? allowed[1] : hosts[0];
 	}
 	tlbgen_set_print(NULL);	/* the oversubscription notice is expected here */
+	bench_meta_policy("v6.0", "v6.0");
+	bench_meta_policy("latest", "latest");
+	bench_meta_param("rounds", json_integer(rounds));
+	bench_meta_param("iters", json_integer(iters));
 	printf("transport: CPUs %d,%d; %u interleaved rounds x %u round trips; medians\n",
 	       hosts[0], hosts[1], rounds, iters);
 	printf("%-24s %7s %22s %7s %7s %8s %10s\n", "measurement", "ns/rt", "baseline ns/rt",
@@ -466,6 +489,8 @@ int bench_transport_main(int argc, char **argv)
 			       ma, "ping-pong", mb, ratio, "<=", kind_target[k], floor_ratio, over);
 			fail |= ratio > kind_target[k];
 		}
+		record(k == K_NR ? "oversubscribed ipi rt" : kind_name[k],
+		       k == K_NR ? "sched_yield" : "ping-pong", s, ratio, floor_ratio, over);
 		free(s->op_ns);
 		free(s->base_ns);
 		free(s->floor_ns);

@@ -21,6 +21,7 @@
 #include <tlbgen/tlbgen.h>
 
 #include "bench.h"
+#include "results.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -247,6 +248,10 @@ static int check_host(unsigned int ms, uint64_t seed)
 	if (tlbgen_machine_lookup("host", &m))
 		return 1;
 	tlbgen_machine_describe(&m, desc, sizeof(desc));
+	bench_meta_seed(seed);
+	bench_meta_param("mode", json_string("virtual"));
+	bench_meta_param("machine", json_string(desc));
+	bench_meta_param("ms_per_cell", json_integer(ms));
 	printf("# check against real cachelines: virtual mode on the host model vs threaded mode,\n"
 	       "# same per-op work (fault, syscall, zap burnt as busy-waits); threaded: median of 5\n"
 	       "# machine %s\n", desc);
@@ -422,6 +427,24 @@ int bench_vseed_main(int argc, char **argv)
 		for (unsigned int k = 0; k < columns; k++)
 			printf(" %+6.0f%%", seedv[k] ? pct(c[k].ops_per_s, seedv[k]) : 0);
 		printf(" %6ld\n", viol);
+		for (unsigned int k = 0; k < columns; k++) {
+			json_t *pa = json_pack("{s:s,s:s,s:i,s:s}", "mode", "virtual", "machine",
+					       machine, "threads", (int)threads[i], "policy",
+					       col_label[k]);
+
+			bench_metric("ops_per_sec", "ops/s of virtual time", "higher", pa,
+				     c[k].ops_per_s);
+			bench_metric("tlb_gen_transfers_per_flush", "cacheline transfers/flush",
+				     "lower", pa, c[k].tlb_gen_xfers_per_flush);
+			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
+			if (seedv[k]) {
+				bench_metric("seed_ops_per_sec", "ops/s (the seed's table)", NULL, pa,
+					     seedv[k]);
+				bench_metric("model_error_pct", "%", NULL, pa,
+					     pct(c[k].ops_per_s, seedv[k]));
+			}
+			json_decref(pa);
+		}
 		if (i + 1 == nt) {
 			printf("# MESI at %u threads, tlb_gen line transfers per flush:", threads[i]);
 			for (unsigned int k = 0; k < columns; k++)

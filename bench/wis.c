@@ -242,7 +242,7 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	pthread_t *th = NULL;
 	unsigned int nmm = o->processes ? o->tasks : 1, started = 0;
 	unsigned int max_samples = o->sample_ms ? o->duration_ms / o->sample_ms + 2 : 1;
-	uint64_t *last = NULL, idle0, tot0, idle1, tot1, t0, t1, next;
+	uint64_t *last = NULL, idle0, tot0, idle1, tot1, t0, t1, next, base_ops = 0;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -285,9 +285,20 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	}
 	while (atomic_load(&r.ready) < (int)started)
 		sched_yield();
+	atomic_store_explicit(&r.start, 1, memory_order_release);
+	if (o->warmup_samples) {
+		/* Warm-up (will-it-scale discards its first iterations): caches,
+		 * TLBs and the tasks' placement settle; nothing of it is counted
+		 * but the library's event counters. */
+		sleep_until(bench_now_ns() + (uint64_t)o->warmup_samples *
+			    (o->sample_ms ? o->sample_ms : o->duration_ms) * 1000000ULL);
+		for (unsigned int i = 0; i < o->tasks; i++) {
+			last[i] = atomic_load_explicit(&r.slots[i].ops, memory_order_relaxed);
+			base_ops += last[i];
+		}
+	}
 	bench_proc_stat(&idle0, &tot0);
 	t0 = bench_now_ns();
-	atomic_store_explicit(&r.start, 1, memory_order_release);
 	next = t0;
 	while (!atomic_load(&r.stop)) {
 		uint64_t end = t0 + (uint64_t)o->duration_ms * 1000000ULL, now;
@@ -333,6 +344,7 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	res->seconds = (double)(t1 - t0) / 1e9;
 	for (unsigned int i = 0; i < o->tasks; i++)
 		res->ops += atomic_load(&r.slots[i].ops);
+	res->ops -= base_ops;
 	res->ops_per_sec = res->seconds > 0 ? (double)res->ops / res->seconds : 0;
 	res->idle_pct = tot1 > tot0 ? 100.0 * (double)(idle1 - idle0) / (double)(tot1 - tot0) : 0;
 	tlbgen_stats__system(r.sys, res->stats, TLBGEN_STAT_NR);

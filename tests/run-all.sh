@@ -19,6 +19,19 @@ status=0
 
 stage_time() { echo "--- $1: $(( $(date +%s) - $2 )) s"; }
 
+# Quiet when it works; on a failure, everything the command said.
+quiet() {
+	local log
+	log=$(mktemp)
+	if ! "$@" >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		echo "*** failed: $*" >&2
+		return 1
+	fi
+	rm -f "$log"
+}
+
 # Sanitizer reports that must fail CI even if a test's exit status hid them
 # (a should_fail test, a script that ignores its child's status).
 SAN_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|WARNING: ThreadSanitizer|ThreadSanitizer: reported'
@@ -26,8 +39,8 @@ SAN_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|WARNING
 suite() { # name dir "meson test args" meson-setup-args...
 	local name=$1 dir=$2 targs=$3 t=$(date +%s); shift 3
 	echo "=== $name build ($dir)"
-	[ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
-	ninja -C "$dir" >/dev/null
+	[ -f "$dir/build.ninja" ] || quiet meson setup "$dir" "$@"
+	quiet ninja -C "$dir"
 	# shellcheck disable=SC2086
 	if ! meson test -C "$dir" --print-errorlogs --num-processes $JOBS $targs; then
 		echo "*** $name: test failures" >&2
@@ -64,10 +77,10 @@ if ! skipped fuzz; then
 	d="$P-fuzz"
 	echo "=== libFuzzer ($d, clang, $FUZZ_RUNS executions)"
 	if [ ! -f "$d/build.ninja" ]; then
-		CC=clang meson setup "$d" -Dfuzzing=true -Db_sanitize=address,undefined \
-			-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
+		CC=clang quiet meson setup "$d" -Dfuzzing=true -Db_sanitize=address,undefined \
+			-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
 	fi
-	ninja -C "$d" tests/hardening/fuzz_explore >/dev/null
+	quiet ninja -C "$d" tests/hardening/fuzz_explore
 	rm -rf "$d/corpus" "$d/artifacts"
 	mkdir -p "$d/corpus" "$d/artifacts"
 	cp tests/hardening/corpus/* "$d/corpus/"

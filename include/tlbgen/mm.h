@@ -30,6 +30,16 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
  * Errors: -EINVAL (NULL), -EBUSY when a CPU still has it loaded (lazily or
  * not), still has it in mm_cpumask, or a flush of it is in flight.
  * Must not race with other operations on the same mm.
+ * Under a lazy mm_cpumask (mm_cpumask=lazy: v6.14, latest) a CPU that
+ * switched away stays in mm_cpumask until a flush trims it, so -EBUSY
+ * follows even when no CPU runs the mm. To drain it: let HZ jiffies pass
+ * (stepped: tlbgen_clock_advance(sys, hz)), flush the mm once from any CPU
+ * (tlbgen_flush_tlb_mm(); should_trim_cpumask() then sends the CPUs that
+ * left an IPI and their flush_tlb_func() clears their bits), let the IPIs
+ * run (stepped: tlbgen_run_until_idle()), then destroy. Without trimming
+ * (trim_cpumask=none) but with wrong_mm=remote-clear or all-clear, the
+ * flush's IPIs clear the bits of CPUs that run another mm; the initiator
+ * sends itself none, so flush once more from a second CPU.
  */
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm);
 

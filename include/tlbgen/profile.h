@@ -96,6 +96,13 @@ TLBGEN_API bool tlbgen_ipi_target__trim_cpumask(struct tlbgen_ipi_target *t);
 /* tlbgen_ipi_target__smp_rmb: see above. */
 TLBGEN_API void tlbgen_ipi_target__smp_rmb(struct tlbgen_ipi_target *t);
 
+/*
+ * tlbgen_ipi_target__cpu - the emulated CPU the condition is asked about
+ * (0 .. nr_cpus - 1), as the kernel's smp_cond_func_t receives it as its
+ * first argument; no load, so nothing is traced. -EINVAL for NULL.
+ */
+TLBGEN_API int tlbgen_ipi_target__cpu(const struct tlbgen_ipi_target *t);
+
 typedef enum tlbgen_ipi_verdict (*tlbgen_ipi_cond_fn)(struct tlbgen_ipi_target *t, void *priv);
 
 struct tlbgen_policy_ops {

@@ -38,7 +38,10 @@ enum tlbgen_stat {
 	TLBGEN_STAT_FULL_FLUSH,		/* flush_tlb_local() from flush_tlb_func */
 	TLBGEN_STAT_PARTIAL_FLUSH,	/* ranged flush from flush_tlb_func */
 	TLBGEN_STAT_PAGES_INVALIDATED,	/* flush_tlb_one_user() calls */
-	TLBGEN_STAT_TLB_GEN_READ,	/* atomic reads of mm->context.tlb_gen */
+	TLBGEN_STAT_TLB_GEN_READ,	/* atomic reads of mm->context.tlb_gen: by
+					 * flush_tlb_func (the policy's, also through
+					 * tlbgen_gen_reader) and by switch_mm_irqs_off
+					 * (the next mm's, on every switch) */
 	TLBGEN_STAT_TLB_GEN_RMW,	/* inc_mm_tlb_gen() */
 	TLBGEN_STAT_CPUMASK_SET,	/* cpumask_set_cpu(mm_cpumask) */
 	TLBGEN_STAT_CPUMASK_CLEAR,	/* cpumask_clear_cpu(mm_cpumask) */

@@ -28,10 +28,13 @@ enum tlbgen_mode {
 
 /*
  * Injectable clock. `jiffies` returns the current jiffy count; `hz` is HZ.
- * When no clock is given, stepped systems use a virtual jiffy counter moved
- * by tlbgen_clock_advance() and threaded systems use CLOCK_MONOTONIC_COARSE
+ * When no clock is given, HZ is 1000 and jiffies start at 0 when the system
+ * is created: stepped systems use a virtual jiffy counter moved only by
+ * tlbgen_clock_advance(), threaded systems CLOCK_MONOTONIC_COARSE
  * (tick-granular, as jiffies are: it advances in steps of the host kernel's
- * tick, e.g. 4 jiffies at a time at hz = 1000 on a HZ=250 host).
+ * tick, e.g. 4 jiffies at a time at hz = 1000 on a HZ=250 host). A new mm's
+ * next_trim_cpumask is jiffies + HZ, so under a trimming profile nothing is
+ * trimmed in the first second of the clock.
  */
 struct tlbgen_clock {
 	uint64_t (*jiffies)(void *ctx);

@@ -39,7 +39,10 @@ TLBGEN_API int tlbgen_tlbbatch__destroy(struct tlbgen_tlbbatch *batch);
  *  x86:   inc_mm_tlb_gen(mm) and OR mm_cpumask(mm) into the batch (the range
  *         is recorded for the oracle only);
  *  arm64: one broadcast TLBI per page, not completed until the batch's
- *         flush (the DSB); see lib/tlbbatch.c for how the oracle treats it;
+ *         flush (the DSB). The model takes the latest legal completion:
+ *         every CPU's simulated TLB keeps the entry until that DSB, which
+ *         removes it everywhere; the oracle judges uses after the DSB
+ *         returned, and a use between TLBI and DSB is legal;
  *  riscv: OR mm_cpumask(mm) into the batch (54d7431af73e).
  * Errors: the common ones of tlbgen/tlb.h; -EINVAL for a bad range or
  * init_mm; -EBUSY while the batch's flush is in flight; -ENOMEM;

@@ -501,6 +501,7 @@ static void test_profile_registry(void **state)
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = 0;
 	assert_int_equal(tlbgen_read_mm_tlb_gen(NULL), 0);
+	assert_int_equal(tlbgen_ipi_target__cpu(NULL), -EINVAL);
 	assert_false(tlbgen_ipi_target__is_lazy(NULL));
 	assert_false(tlbgen_ipi_target__loaded_mm_is_target(NULL));
 	assert_false(tlbgen_ipi_target__loaded_mm_is_switching(NULL));

@@ -31,6 +31,13 @@ case $libdir in "$dest"/*) ;; *) libdir=$dest$libdir ;; esac	# pkgconf adds the 
 echo "pkg-config: version $("$PKG_CONFIG" --modversion tlbgen), cflags '$cflags', libs '$libs'"
 [ -f "$libdir/libtlbgen.so.0" ] || { echo "FAIL: no libtlbgen.so.0 in $libdir"; exit 1; }
 [ -n "$(find "$dest" -path '*/include/tlbgen/tlbgen.h')" ] || { echo "FAIL: headers not installed"; exit 1; }
+# tlbgen-bench's man page (built where help2man is: run.sh installs it).
+if command -v help2man >/dev/null 2>&1; then
+	man1=$(find "$dest" -path '*/man1/tlbgen-bench.1' | head -n 1)
+	[ -n "$man1" ] && grep -q '^\.TH TLBGEN-BENCH' "$man1" && grep -q 'compare' "$man1" &&
+		grep -q 'meta\.json' "$man1" || { echo "FAIL: no tlbgen-bench.1 man page installed"; exit 1; }
+	echo "man page: ${man1#"$dest"}"
+fi
 
 # Built outside the source tree, from installed files only.
 cp "$src/tests/embed/subproject-consumer/consumer.c" "$tmp/consumer.c"

@@ -4,14 +4,15 @@ bench=$1
 fail=0
 check() { # description, args...
 	what=$1; shift
+	for last in "$@"; do :; done
 	"$bench" "$@" >/dev/null 2>"${TMPDIR:-/tmp}/bba.$$"
 	rc=$?
 	if [ $rc -ne 2 ]; then
 		echo "FAIL: tlbgen-bench $* ($what): exit $rc, want 2"; fail=1
-	elif ! grep -qi "usage" "${TMPDIR:-/tmp}/bba.$$"; then
-		echo "FAIL: tlbgen-bench $* ($what): no usage on stderr"; fail=1
+	elif ! grep -qiF -e "usage" -e "$last" "${TMPDIR:-/tmp}/bba.$$"; then
+		echo "FAIL: tlbgen-bench $* ($what): neither usage nor $last on stderr"; fail=1
 	else
-		echo "ok: tlbgen-bench $* -> 2 with usage"
+		echo "ok: tlbgen-bench $* -> 2: $(head -n 1 "${TMPDIR:-/tmp}/bba.$$")"
 	fi
 	rm -f "${TMPDIR:-/tmp}/bba.$$"
 }
@@ -65,4 +66,15 @@ check_number tlb_flush2 --tasks 1-x
 check_number tlb_flush3 --duration 100ms
 check_number page_fault3 --sample-ms 0x
 check_number mesi --mesi-cpus 8x
+check_number tlb_flush1 --warmup 1x
+check_number seed000 -w -1
+check_number lazy -k 2x
+check_number lazy --per-jiffy ""
+check_number explore --first-seed 0x1g
+check_number soak --cpus 3x
+check_number sweep --tasks 1x
+check "sweep without --emit" sweep
+check "compare: one directory" compare .
+check "merge without --out" merge .
+check "--out without a directory" lazy --out
 exit $fail

@@ -5,6 +5,8 @@
  * (6db2526c1d69) with fea4e317f9e7's LOADED_MM_SWITCHING check, and
  * should_trim_cpumask(); the tlbgen_ipi_target API a user condition reads.
  */
+#include <errno.h>
+
 #include "../../../core/access.h"
 #include "../../../core/clock.h"
 #include "tlb.h"
@@ -25,6 +27,11 @@ static struct tlbgen_mm *ipi_target_loaded(struct tlbgen_ipi_target *t)
 		t->have_loaded = true;
 	}
 	return t->loaded;
+}
+
+TLBGEN_API int tlbgen_ipi_target__cpu(const struct tlbgen_ipi_target *t)
+{
+	return t ? (int)t->cpu : -EINVAL;
 }
 
 TLBGEN_API bool tlbgen_ipi_target__is_lazy(struct tlbgen_ipi_target *t)

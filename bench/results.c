@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* bench/results.c - the results directory of a run: meta.json, results.json. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench-version.h"
+#include "bench.h"
+#include "results.h"
+
+static struct {
+	bool active;
+	char dir[PATH_MAX];	/* "" when none is kept */
+	bool made_parent;	/* we created tlbgen-results/ */
+	char workload[64];
+	json_t *cmdline;	/* array of strings */
+	json_t *meta_params;	/* object */
+	json_t *metrics;	/* array */
+	json_t *results;	/* the results.json document */
+	bool have_seed;
+	uint64_t seed;
+	struct {
+		char profile[48], label[160];
+	} pol[64];
+	unsigned int npol;
+	char started[32];
+} run;
+
+const char *bench_version(void)
+{
+	return "tlbgen-bench " TLBGEN_BENCH_VERSION " (git " TLBGEN_BENCH_GIT ")";
+}
+
+static void utc_stamp(char *buf, size_t len, const char *fmt)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, fmt, &tm);
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	return -errno;
+}
+
+/* The default tlbgen-results/<workload>-<stamp>[-N], created. */
+static int make_default_dir(void)
+{
+	char stamp[32];
+	int err;
+
+	utc_stamp(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
+	err = make_dir("tlbgen-results");
+	if (!err)
+		run.made_parent = true;
+	else if (err != -EEXIST)
+		goto fail;
+	for (unsigned int n = 1; n < 1000; n++) {
+		if (n == 1)
+			snprintf(run.dir, sizeof(run.dir), "tlbgen-results/%s-%s", run.workload, stamp);
+		else
+			snprintf(run.dir, sizeof(run.dir), "tlbgen-results/%s-%s-%u", run.workload,
+				 stamp, n);
+		err = make_dir(run.dir);
+		if (err != -EEXIST)
+			break;
+	}
+	if (!err)
+		return 0;
+fail:
+	fprintf(stderr, "tlbgen-bench: --out: cannot create tlbgen-results/%s-%s: %s\n",
+		run.workload, stamp, strerror(-err));
+	run.dir[0] = 0;
+	return err;
+}
+
+/* mkdir -p: every missing parent too. */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return make_dir(buf);
+}
+
+/* --out DIR: created if missing, with its parents; else a writable directory. */
+static int make_given_dir(const char *dir)
+{
+	struct stat st;
+	int err;
+
+	if (strlen(dir) >= sizeof(run.dir) || !*dir) {
+		fprintf(stderr, "tlbgen-bench: --out: '%s' is not a usable directory name\n", dir);
+		return -EINVAL;
+	}
+	snprintf(run.dir, sizeof(run.dir), "%s", dir);
+	err = make_dirs(dir);
+	if (err == -EEXIST) {
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			err = -ENOTDIR;
+		else
+			err = access(dir, W_OK | X_OK) ? -errno : 0;
+	}
+	if (err) {
+		fprintf(stderr, "tlbgen-bench: --out: %s: %s\n", dir, strerror(-err));
+		run.dir[0] = 0;
+	}
+	return err;
+}
+
+int bench_results_begin(const char *workload, int argc, char **argv, const char *dir,
+			bool dir_disabled)
+{
+	memset(&run, 0, sizeof(run));
+	run.active = true;
+	snprintf(run.workload, sizeof(run.workload), "%s", workload);
+	utc_stamp(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
+	run.cmdline = json_array();
+	run.meta_params = json_object();
+	run.metrics = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(run.cmdline, json_string(argv[i]));
+	if (dir_disabled)
+		return 0;
+	return dir ? make_given_dir(dir) : make_default_dir();
+}
+
+const char *bench_results_dir(void)
+{
+	return run.dir[0] ? run.dir : NULL;
+}
+
+bool bench_results_path(char *buf, size_t len, const char *name)
+{
+	if (!run.dir[0]) {
+		if (len)
+			buf[0] = 0;
+		return false;
+	}
+	return (size_t)snprintf(buf, len, "%s/%s", run.dir, name) < len;
+}
+
+void bench_meta_seed(uint64_t seed)
+{
+	run.have_seed = true;
+	run.seed = seed;
+}
+
+void bench_meta_policy(const char *profile, const char *label)
+{
+	if (!run.active)
+		return;
+	for (unsigned int i = 0; i < run.npol; i++)
+		if (!strcmp(run.pol[i].profile, profile) && !strcmp(run.pol[i].label, label))
+			return;
+	if (run.npol >= sizeof(run.pol) / sizeof(run.pol[0]))
+		return;
+	snprintf(run.pol[run.npol].profile, sizeof(run.pol[0].profile), "%s", profile);
+	snprintf(run.pol[run.npol].label, sizeof(run.pol[0].label), "%s", label);
+	run.npol++;
+}
+
+void bench_meta_param(const char *key, json_t *value)
+{
+	if (run.active && value)
+		json_object_set_new(run.meta_params, key, value);
+	else
+		json_decref(value);
+}
+
+/* Metrics ------------------------------------------------------------------ */
+
+/* JSON has no NaN or infinity: an undefined figure is null. */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *metric_new(const char *name, const char *unit, const char *better,
+			  json_t *params)
+{
+	json_t *m = json_object();
+
+	json_object_set_new(m, "name", json_string(name));
+	json_object_set_new(m, "unit", json_string(unit));
+	json_object_set(m, "params", params ? params : json_object());
+	if (better)
+		json_object_set_new(m, "better", json_string(better));
+	return m;
+}
+
+void bench_metric(const char *name, const char *unit, const char *better, json_t *params,
+		  double value)
+{
+	json_t *m;
+
+	if (!run.active)
+		return;
+	m = metric_new(name, unit, better, params);
+	json_object_set_new(m, "statistic", json_string("value"));
+	json_object_set_new(m, "value", num(value));
+	json_array_append_new(run.metrics, m);
+}
+
+void bench_metric_samples(const char *name, const char *unit, const char *better,
+			  json_t *params, const double *v, size_t n)
+{
+	json_t *m, *s;
+	double mean, sd;
+
+	if (!run.active)
+		return;
+	m = metric_new(name, unit, better, params);
+	s = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(s, num(v[i]));
+	bench_mean_sd(v, n, &mean, &sd);
+	json_object_set_new(m, "statistic", json_string("mean"));
+	json_object_set_new(m, "value", n ? num(mean) : json_null());
+	json_object_set_new(m, "sd", n > 1 ? num(sd) : json_null());
+	json_object_set_new(m, "samples", s);
+	json_array_append_new(run.metrics, m);
+}
+
+void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stats)
+{
+	char name[128];
+
+	for (int i = 0; i < TLBGEN_STAT_NR; i++) {
+		snprintf(name, sizeof(name), "%s%s", prefix, tlbgen_stat_name((enum tlbgen_stat)i));
+		bench_metric(name, "events", NULL, params, (double)stats[i]);
+	}
+}
+
+json_t *bench_results_json(void)
+{
+	if (!run.results) {
+		run.results = json_object();
+		json_object_set_new(run.results, "schema", json_string(BENCH_RESULTS_SCHEMA));
+		json_object_set_new(run.results, "schema_version",
+				    json_integer(BENCH_RESULTS_SCHEMA_VERSION));
+		json_object_set_new(run.results, "workload", json_string(run.workload));
+		json_object_set(run.results, "metrics", run.metrics);
+	}
+	return run.results;
+}
+
+/* Output files -------------------------------------------------------------- */
+
+int bench_check_output(const char *opt, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!*path || strlen(path) >= sizeof(dir)) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a usable file name\n", opt, path);
+		return -EINVAL;
+	}
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "tlbgen-bench: %s: %s: is a directory\n", opt, path);
+			return -EISDIR;
+		}
+		if (access(path, W_OK)) {
+			int e = errno;
+
+			fprintf(stderr, "tlbgen-bench: %s: %s: %s\n", opt, path, strerror(e));
+			return -e;
+		}
+		return 0;
+	}
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
+		int e = errno ? errno : ENOTDIR;
+
+		fprintf(stderr, "tlbgen-bench: %s: %s: cannot create (%s: %s)\n", opt, path, dir,
+			strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+FILE *bench_open_output(const char *path)
+{
+	return strcmp(path, "-") ? fopen(path, "w") : stdout;
+}
+
+void bench_close_output(FILE *f)
+{
+	if (f == stdout)
+		fflush(f);
+	else if (f)
+		fclose(f);
+}
+
+int bench_json_dump(json_t *doc, const char *path)
+{
+	FILE *f = bench_open_output(path);
+	int err = 0;
+
+	if (!f) {
+		err = -errno;
+	} else {
+		if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(12)))
+			err = -EIO;
+		fputc('\n', f);
+		if (f == stdout) {
+			if (fflush(f))
+				err = -errno;
+		} else if (fclose(f) && !err) {
+			err = -errno;
+		}
+	}
+	if (err)
+		fprintf(stderr, "tlbgen-bench: %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+/* meta.json ------------------------------------------------------------------ */
+
+/* The value of the first "key : value" line of /proc/cpuinfo whose key is one of `keys`. */
+static json_t *cpuinfo_value(const char *const *keys, bool *hypervisor)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096], *found = NULL;
+
+	*hypervisor = false;
+	if (!f)
+		return json_null();
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *v, *e;
+		size_t kl;
+
+		if (!colon)
+			continue;
+		kl = (size_t)(colon - line);
+		while (kl && (line[kl - 1] == ' ' || line[kl - 1] == '\t'))
+			kl--;
+		v = colon + 1;
+		while (*v == ' ')
+			v++;
+		e = v + strlen(v);
+		while (e > v && (e[-1] == '\n' || e[-1] == ' '))
+			*--e = 0;
+		if (kl == 5 && !strncmp(line, "flags", 5)) {
+			/* x86: "hypervisor" among the flags (CPUID.1:ECX bit 31). */
+			char *h = strstr(v, "hypervisor");
+
+			if (h && (h == v || h[-1] == ' ') && (!h[10] || h[10] == ' '))
+				*hypervisor = true;
+		}
+		for (const char *const *k = keys; *k && !found; k++)
+			if (strlen(*k) == kl && !strncmp(line, *k, kl))
+				found = strdup(v);
+	}
+	fclose(f);
+	if (!found)
+		return json_null();
+	json_t *s = json_string(found);
+
+	free(found);
+	return s ? s : json_null();
+}
+
+static int numa_nodes(void)
+{
+	DIR *d = opendir("/sys/devices/system/node");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "node", 4) && e->d_name[4] >= '0' && e->d_name[4] <= '9')
+			n++;
+	closedir(d);
+	return n ? n : 1;
+}
+
+static json_t *host_json(void)
+{
+	static const char *const model_keys[] = { "model name", "cpu model", "cpu", "Model",
+						  "uarch", NULL };
+	struct utsname u;
+	cpu_set_t set;
+	bool hv;
+	json_t *h = json_object(), *model = cpuinfo_value(model_keys, &hv);
+
+	if (!uname(&u)) {
+		json_object_set_new(h, "hostname", json_string(u.nodename));
+		json_object_set_new(h, "uname", json_pack("{s:s,s:s,s:s,s:s}", "sysname",
+							  u.sysname, "release", u.release,
+							  "version", u.version, "machine",
+							  u.machine));
+		json_object_set_new(h, "kernel", json_string(u.release));
+	}
+	json_object_set_new(h, "cpu_model", model);
+	json_object_set_new(h, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(h, "cpus_allowed", json_integer(sched_getaffinity(0, sizeof(set),
+						&set) ? -1 : CPU_COUNT(&set)));
+	json_object_set_new(h, "numa_nodes", json_integer(numa_nodes()));
+	json_object_set_new(h, "hypervisor", json_boolean(hv));
+	return h;
+}
+
+/* The full choice list of a policy, from a throw-away stepped system. */
+static json_t *describe(const char *profile)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = profile);
+	struct tlbgen_system *sys;
+	json_t *d;
+	int n;
+
+	if (tlbgen_system__create(&so, &sys))
+		return json_null();
+	n = tlbgen_system__describe_policy(sys, NULL, 0);
+	if (n < 0) {
+		tlbgen_system__destroy(sys);
+		return json_null();
+	}
+	char *buf = malloc((size_t)n + 1);
+
+	if (buf && tlbgen_system__describe_policy(sys, buf, (size_t)n + 1) >= 0)
+		d = json_string(buf);
+	else
+		d = json_null();
+	free(buf);
+	tlbgen_system__destroy(sys);
+	return d;
+}
+
+static json_t *meta_json(int status)
+{
+	json_t *m = json_object(), *pols = json_array();
+
+	json_object_set_new(m, "schema", json_string(BENCH_META_SCHEMA));
+	json_object_set_new(m, "schema_version", json_integer(BENCH_RESULTS_SCHEMA_VERSION));
+	json_object_set_new(m, "tool", json_pack("{s:s,s:s,s:s}", "name", "tlbgen-bench",
+						 "version", TLBGEN_BENCH_VERSION, "git_describe",
+						 TLBGEN_BENCH_GIT));
+	json_object_set_new(m, "workload", json_string(run.workload));
+	json_object_set(m, "command_line", run.cmdline);
+	json_object_set_new(m, "date", json_string(run.started));
+	json_object_set_new(m, "seed", run.have_seed ? json_integer((json_int_t)run.seed) :
+				   json_null());
+	json_object_set_new(m, "exit_status", json_integer(status));
+	json_object_set_new(m, "host", host_json());
+	for (unsigned int i = 0; i < run.npol; i++)
+		json_array_append_new(pols, json_pack("{s:s,s:s,s:o}", "label", run.pol[i].label,
+						      "profile", run.pol[i].profile,
+						      "choices", describe(run.pol[i].profile)));
+	json_object_set_new(m, "policies", pols);
+	json_object_set(m, "params", run.meta_params);
+	return m;
+}
+
+static bool dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+int bench_results_end(int status)
+{
+	char path[PATH_MAX + 16];
+	int err = 0;
+
+	if (!run.active)
+		return 0;
+	if (run.dir[0] && json_array_size(run.metrics) == 0 && dir_empty(run.dir)) {
+		/* --help, bad arguments, or a workload that failed before measuring. */
+		rmdir(run.dir);
+		if (run.made_parent)
+			rmdir("tlbgen-results");
+	} else if (run.dir[0]) {
+		json_t *meta = meta_json(status);
+
+		snprintf(path, sizeof(path), "%s/meta.json", run.dir);
+		err = bench_json_dump(meta, path);
+		json_decref(meta);
+		snprintf(path, sizeof(path), "%s/results.json", run.dir);
+		if (!err)
+			err = bench_json_dump(bench_results_json(), path);
+		/* On stderr: stdout stays the same from run to run where the
+		 * figures are deterministic; the directory's name is not. */
+		if (!err)
+			fprintf(stderr, "results: %s/\n", run.dir);
+	}
+	json_decref(run.results);
+	json_decref(run.metrics);
+	json_decref(run.meta_params);
+	json_decref(run.cmdline);
+	memset(&run, 0, sizeof(run));
+	return err;
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tlbgen-bench's command line: output paths checked before the run, write
+# errors reported in the exit status, options with no workload, any plot
+# name, '-' as stdout, --version, the default results
+# directory under the caller's directory and none after --help or bad args.
+# usage: cli.sh TLBGEN-BENCH PLUGIN.so
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+bench=$(abs "$1") plugin=$(abs "$2")
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+quick="-t 1 -r 1 -d 20 -s 10 -q --no-mesi --no-acct"
+
+# --version: one line, the version and git describe.
+v=$("$bench" --version) || no "--version: exit $?"
+case $v in "tlbgen-bench "[0-9]*" (git "*")") echo "ok: $v" ;; *) no "--version printed '$v'" ;; esac
+
+# An output path that cannot be written fails before the run, exit 2,
+# one line naming the option; a write that fails after the run exits 1.
+for opt in --json --csv --svg; do
+	"$bench" --no-out tlb_flush1 $quick "$opt" "$tmp/no/such/dir/x" >out 2>err
+	rc=$?
+	first=$(head -n 1 err)
+	if [ $rc -ne 2 ] || [ -s out ]; then
+		no "tlb_flush1 $opt into a missing directory: exit $rc (want 2), stdout $(wc -c <out) bytes"
+	else
+		case $first in *"$opt"*"$tmp/no/such/dir/x"*) echo "ok: $opt checked first: $first" ;;
+		*) no "$opt: first stderr line does not name option and path: $first" ;; esac
+	fi
+done
+"$bench" --no-out lazy -f 50 --json "$tmp/no/such/dir/x" >out 2>err
+[ $? -eq 2 ] && [ ! -s out ] || no "lazy --json into a missing directory: want exit 2 before the run"
+if [ -w /dev/full ]; then
+	"$bench" --no-out lazy -f 50 --json /dev/full >out 2>err
+	rc=$?
+	[ $rc -eq 1 ] && echo "ok: lazy --json /dev/full -> 1" || no "lazy --json /dev/full: exit $rc, want 1"
+	"$bench" --no-out tlb_flush1 $quick -p v6.0 --csv /dev/full >out 2>err
+	rc=$?
+	[ $rc -eq 1 ] && echo "ok: tlb_flush1 --csv /dev/full -> 1" ||
+		no "tlb_flush1 --csv /dev/full: exit $rc, want 1"
+fi
+: >"$tmp/plainfile"
+"$bench" --out "$tmp/plainfile" lazy -f 50 >/dev/null 2>err
+[ $? -eq 2 ] || no "--out onto a file: want exit 2"
+
+# Global options, then workload options without a workload: the default.
+"$bench" --no-out --plugin "$plugin" -p v5.17 -p port-8f1d56f64f8d $quick --no-plot >out 2>err
+rc=$?
+if [ $rc -ne 0 ] || ! grep -q "^threads *1 *port-8f1d56f64f8d" out; then
+	no "--plugin PATH -p port-8f1d56f64f8d: exit $rc"; head -3 err
+else
+	echo "ok: --plugin PATH -p port-8f1d56f64f8d runs the default workload"
+fi
+
+# A plot name with quotes, a backslash and spaces is written as given.
+if command -v gnuplot >/dev/null 2>&1; then
+	name="$tmp/it's a \"plot\" \\ name.svg"
+	"$bench" --no-out tlb_flush1 $quick -p v5.17 -p v6.0 --svg "$name" >out 2>err
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q "<svg" "$name" 2>/dev/null; then
+		no "--svg with quotes: exit $rc, file: $(ls "$tmp")"; cat err
+	else
+		echo "ok: plot written under a name with quotes and a backslash"
+	fi
+fi
+
+# '-' is stdout, and no file named '-' appears.
+"$bench" --no-out lazy -f 50 --json - >out 2>err || no "lazy --json -: exit $?"
+python3 -c 'import json,sys; t=open(sys.argv[1]).read(); d=json.loads(t[t.index("{"):t.rindex("}")+1]); assert d["schema"]=="tlbgen-bench-results"' out ||
+	no "lazy --json - did not print results.json on stdout"
+"$bench" --no-out tlb_flush1 $quick --csv - >out 2>err || no "tlb_flush1 --csv -: exit $?"
+[ "$(grep -c '^tasks,processes,processes_idle,threads,threads_idle,linear$' out)" -ge 3 ] ||
+	no "tlb_flush1 --csv - did not print the CSV on stdout"
+[ -e "$tmp/-" ] && no "a file named '-' was created"
+
+# The default results directory: under the caller's directory; none after
+# --help or bad arguments.
+"$bench" lazy -f 50 >out 2>err || no "lazy: exit $?"
+set -- "$tmp"/tlbgen-results/lazy-*/results.json
+[ -f "$1" ] && echo "ok: default results directory ${1%/results.json}" ||
+	no "no tlbgen-results/lazy-*/results.json under the caller's directory"
+rm -rf "$tmp/tlbgen-results"
+"$bench" lazy --help >/dev/null 2>&1
+"$bench" lazy --flushes 1x >/dev/null 2>&1
+"$bench" tlb_flush1 --rounds 0 >/dev/null 2>&1
+[ -e "$tmp/tlbgen-results" ] && no "--help or bad arguments left $(ls -R "$tmp/tlbgen-results")"
+
+# A bad value: one line naming the option, not the whole usage.
+"$bench" tlb_flush1 --rounds 3x >out 2>err
+[ $? -eq 2 ] && [ "$(wc -l <err)" -le 2 ] && grep -q -- "--rounds.*'3x'" err &&
+	echo "ok: bad value: $(head -n 1 err)" || { no "bad value: want 2 short lines"; cat err; }
+exit $fail

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Every workload keeps a results directory whose meta.json and results.json
+# conform to their schema (check-results.py); compare of a directory against
+# itself shows 0% changes with p = 1; the checker rejects a broken document.
+# usage: results.sh TLBGEN-BENCH CHECK-RESULTS.PY
+bench=$1 check=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+short="-t 1,2 -r 2 -d 20 -s 10 -q"
+run() { # workload args...
+	w=$1; shift
+	if ! "$bench" --out "$tmp/$w" "$w" "$@" >"$tmp/$w.out" 2>&1; then
+		echo "FAIL: tlbgen-bench $w $*: exit status $?"; tail -5 "$tmp/$w.out"; fail=1
+	elif ! python3 "$check" --workload "$w" "$tmp/$w"; then
+		fail=1
+	fi
+}
+run transport --rounds 3 --iters 50
+run seed000 $short --mesi-ops 500
+mkdir -p "$tmp/virtual"
+if "$bench" --out "$tmp/virtual/seed000" seed000 --mode virtual --threads 1,2 --ms 1 \
+	>"$tmp/virtual.out" 2>&1; then
+	python3 "$check" --workload seed000 "$tmp/virtual/seed000" || fail=1
+	grep -q '"mode": "virtual"' "$tmp/virtual/seed000/results.json" ||
+		{ echo "FAIL: seed000 --mode virtual: no virtual metrics"; fail=1; }
+else
+	echo "FAIL: seed000 --mode virtual: exit status $?"; tail -5 "$tmp/virtual.out"; fail=1
+fi
+run tlb_flush1 $short -m both -p v5.17 -p v6.0 --no-mesi --no-plot
+run tlb_flush2 $short --no-mesi --no-plot
+run tlb_flush3 $short --no-mesi --no-plot
+run page_fault3 $short --no-mesi --no-plot
+run mesi --mesi-ops 500
+run lazy -f 200
+run tlbie --iters 2
+run pagefault --rounds 1 --loops 1 --pages 128
+run explore --seeds 20
+run soak --seconds 1 --round 1
+run reclaim --mode stepped --rounds 1
+
+# The default run's plot and per-policy CSV files are in its directory.
+for f in throughput.svg tlb_flush1-v5_17.csv tlb_flush1-v6_0.csv; do
+	[ -s "$tmp/seed000/$f" ] || { echo "FAIL: seed000 left no $f"; fail=1; }
+done
+
+# mesi runs no timed rounds: no ops/s, no rounds in its files.
+if grep -q '"ops_per_sec"\|"rounds"' "$tmp/mesi/results.json" "$tmp/mesi/meta.json"; then
+	echo "FAIL: mesi records timed rounds it never ran"; fail=1
+fi
+grep -q '"mesi_transfers_per_flush"' "$tmp/mesi/results.json" ||
+	{ echo "FAIL: mesi recorded no transfers per flush"; fail=1; }
+
+# A directory against itself: every change 0.00%, every p 1.000.
+if ! "$bench" compare "$tmp/tlb_flush1" "$tmp/tlb_flush1" >"$tmp/self.txt"; then
+	echo "FAIL: compare of a directory against itself: exit status $?"; fail=1
+fi
+rows=$(grep -c '^Amean' "$tmp/self.txt")
+bad=$(grep '^Amean' "$tmp/self.txt" | grep -v '(  +0.00%)' | grep -vc ' 1.000 ')
+if [ "$rows" -lt 10 ] || [ "$bad" -ne 0 ]; then
+	echo "FAIL: compare self: $rows Amean rows, $bad not 0.00% with p 1.000:"
+	head -20 "$tmp/self.txt"; fail=1
+else
+	echo "ok: compare self: $rows Amean rows, all +0.00% with p 1.000"
+fi
+grep -q "^# B: $tmp/tlb_flush1" "$tmp/self.txt" || { echo "FAIL: compare prints no host of B"; fail=1; }
+# Documented exit statuses: 1 not a results directory, 2 bad arguments, 3 nothing in common.
+"$bench" compare "$tmp/tlb_flush1" "$tmp" >/dev/null 2>&1
+[ $? -eq 1 ] || { echo "FAIL: compare with a non-results directory: want exit 1"; fail=1; }
+"$bench" compare "$tmp/tlb_flush1" >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: compare with one directory: want exit 2"; fail=1; }
+"$bench" compare "$tmp/tlbie" "$tmp/lazy" >/dev/null 2>&1
+[ $? -eq 3 ] || { echo "FAIL: compare with nothing in common: want exit 3"; fail=1; }
+
+# The checker must catch a metric without a unit.
+mkdir "$tmp/broken"
+cp "$tmp/lazy/meta.json" "$tmp/broken/"
+sed 's/"unit": "IPIs\/flush"/"unit": ""/' "$tmp/lazy/results.json" >"$tmp/broken/results.json"
+if python3 "$check" "$tmp/broken" >/dev/null; then
+	echo "FAIL: check-results.py accepted a metric without a unit"; fail=1
+fi
+exit $fail
