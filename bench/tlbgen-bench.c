@@ -14,6 +14,7 @@ int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
+int bench_scale_main(int argc, char **argv);
 
 static const struct bench_cmd cmds[] = {
 	{ "transport", "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", bench_transport_main },
@@ -29,6 +30,7 @@ static const struct bench_cmd cmds[] = {
 	{ "explore", "randomized schedule explorer over stepped mode (long runs)", bench_explore_main },
 	{ "soak", "threaded soak: mixed workloads, oversubscribed, oracle + watchdog (--minutes N)", bench_soak_main },
 	{ "reclaim", "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", bench_reclaim_main },
+	{ "scale", "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", bench_scale_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
 };
