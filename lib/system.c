@@ -104,7 +104,6 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 
 	err = -ENOMEM;
 	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
-	sys->ipi_pending_mask = calloc(sys->mask_longs, sizeof(unsigned long));
 	/* Cacheline aligned: one initiator's records share no line with another's. */
 	sys->flush_recs = aligned_alloc(TLBGEN_CACHELINE, (size_t)o.nr_cpus *
 					TLBGEN_FLUSH_REC_PER_CPU * sizeof(*sys->flush_recs));
@@ -112,7 +111,8 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		memset(sys->flush_recs, 0, (size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU *
 					   sizeof(*sys->flush_recs));
 	sys->cpus = calloc(o.nr_cpus, sizeof(*sys->cpus));
-	if (!sys->all_cpus_mask || !sys->ipi_pending_mask || !sys->flush_recs || !sys->cpus)
+	if (!sys->all_cpus_mask || !sys->flush_recs || !sys->cpus ||
+	    tlbgen__rankmap_init(&sys->ipi_pending, o.nr_cpus))
 		goto fail;
 	for (unsigned int i = 0; i < o.nr_cpus; i++)
 		cpumask_set_cpu(i, sys->all_cpus_mask);
@@ -139,7 +139,7 @@ fail:
 	if (sys->init_mm)
 		tlbgen__mm_free(sys->init_mm);
 	free(sys->all_cpus_mask);
-	free(sys->ipi_pending_mask);
+	tlbgen__rankmap_free(&sys->ipi_pending);
 	free(sys->flush_recs);
 	pthread_mutex_destroy(&sys->lock);
 	free(sys);
@@ -163,7 +163,7 @@ TLBGEN_API int tlbgen_system__destroy(struct tlbgen_system *sys)
 	tlbgen__free_cpus(sys);
 	tlbgen__mm_free(sys->init_mm);
 	free(sys->all_cpus_mask);
-	free(sys->ipi_pending_mask);
+	tlbgen__rankmap_free(&sys->ipi_pending);
 	free(sys->flush_recs);
 	pthread_mutex_destroy(&sys->lock);
 	sys->magic = 0;

@@ -20,6 +20,7 @@
 
 #include "../base/compiler.h"
 #include "../base/cpumask.h"
+#include "../base/rankmap.h"
 #include "profile.h"
 
 #define TLBGEN_SYS_MAGIC	0x544c4253u	/* "TLBS" */
@@ -261,7 +262,7 @@ struct tlbgen_system {
 	struct timespec clock_base;
 
 	uint64_t rng;				/* stepped scheduler (xorshift64*) */
-	unsigned long *ipi_pending_mask;	/* stepped: CPUs with queued calls */
+	struct tlbgen_rankmap ipi_pending;	/* stepped: CPUs with queued calls */
 
 	struct tlbgen_trace_ops trace;
 	bool tracing;

@@ -15,7 +15,7 @@
 static void stepped_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned int target)
 {
 	(void)from;
-	bitmap_set(sys->ipi_pending_mask, target);
+	tlbgen__rankmap_set(&sys->ipi_pending, target);
 }
 
 static void stepped_csd_queued(struct tlbgen_system *sys, unsigned int src)
@@ -85,7 +85,7 @@ static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only
 	int n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
 
 	if (tlbgen__call_queue_empty(&tlbgen__cpu(sys, cpu)->queue))
-		bitmap_clear_bit(sys->ipi_pending_mask, cpu);
+		tlbgen__rankmap_clear(&sys->ipi_pending, cpu);
 	return n;
 }
 
@@ -119,24 +119,29 @@ static uint64_t stepped_rand(struct tlbgen_system *sys)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
+/*
+ * One step: a uniformly random CPU among those with an IPI pending. The
+ * draw is rand % (number pending) and the CPU the draw-th pending one in
+ * ascending order, so a seed replays the same deliveries; the rank/select
+ * map finds it in O(log N) instead of a scan of every CPU.
+ */
+static int stepped_step(struct tlbgen_system *sys)
 {
-	unsigned int cpu, n = 0, pick;
-	int err = stepped_check(sys, 0);
+	unsigned int n = sys->ipi_pending.weight, cpu;
 
-	if (err)
-		return err;
-	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus)
-		n++;
 	if (!n)
 		return -ENOENT;
-	pick = (unsigned int)(stepped_rand(sys) % n);
-	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus) {
-		if (pick-- == 0)
-			break;
-	}
+	cpu = tlbgen__rankmap_select(&sys->ipi_pending,
+				     (unsigned int)(stepped_rand(sys) % n));
 	stepped_deliver(sys, cpu, -1);
 	return (int)cpu;
+}
+
+TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
+{
+	int err = stepped_check(sys, 0);
+
+	return err ? err : stepped_step(sys);
 }
 
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
@@ -145,7 +150,7 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 
 	if (err)
 		return err;
-	while (tlbgen_step(sys) >= 0)
+	while (stepped_step(sys) >= 0)
 		n++;
 	return n;
 }
@@ -168,5 +173,5 @@ TLBGEN_API int tlbgen_cpu__ipi_pending(const struct tlbgen_system *sys, unsigned
 {
 	int err = stepped_check(sys, cpu);
 
-	return err ? err : bitmap_test(sys->ipi_pending_mask, cpu);
+	return err ? err : tlbgen__rankmap_test(&sys->ipi_pending, cpu);
 }
