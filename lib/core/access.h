@@ -317,36 +317,42 @@ static inline void tlbgen__call_queue_requeue(struct tlbgen_call_queue *q,
 }
 
 /*
- * llist_del_all() and llist_reverse_order(): take every queued csd into
- * v[], oldest first; returns how many. Only the queue's CPU takes.
+ * llist_del_all() and llist_reverse_order(): take every queued csd, oldest
+ * first, as a private list linked through the csds' own nodes, as the
+ * kernel walks it; NULL when empty. Only the queue's CPU takes. No scratch
+ * array: one of nr_cpus pointers per CPU would be 64 KiB a CPU at 8192.
  */
-static inline unsigned int tlbgen__call_queue_take(struct tlbgen_system *sys, unsigned int cpu,
-						   struct tlbgen_call_queue *q,
-						   struct tlbgen_csd **v)
+static inline struct tlbgen_csd *tlbgen__call_queue_take(struct tlbgen_system *sys,
+							 unsigned int cpu,
+							 struct tlbgen_call_queue *q)
 {
 	struct cds_lfs_head *head;
-	struct cds_lfs_node *node;
-	unsigned int nr = 0;
+	struct cds_lfs_node *node, *next, *prev = NULL;
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, q, TLBGEN_OP_RMW);
 	head = __cds_lfs_pop_all(&q->llist);
 	tlbgen_tsan_acquire(q);
-	if (head) {
-		cds_lfs_for_each(head, node)
-		{
-			v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
-			/* It will be written (csd_unlock): fetch it exclusive at
-			 * once rather than shared and then upgraded. */
-			__builtin_prefetch(v[nr - 1], 1, 3);
-		}
+	for (node = head ? &head->node : NULL; node; node = next) {
+		next = node->next;
+		/* It will be written (csd_unlock): fetch it exclusive at once
+		 * rather than shared and then upgraded. */
+		__builtin_prefetch(node, 1, 3);
+		node->next = prev;
+		prev = node;
 	}
-	for (unsigned int i = 0; i < nr / 2; i++) {
-		struct tlbgen_csd *t = v[i];
+	return prev ? caa_container_of(prev, struct tlbgen_csd, node) : NULL;
+}
 
-		v[i] = v[nr - 1 - i];
-		v[nr - 1 - i] = t;
-	}
-	return nr;
+/* The csd after `csd` on a list from tlbgen__call_queue_take(), or NULL. */
+static inline struct tlbgen_csd *tlbgen__csd_next(const struct tlbgen_csd *csd)
+{
+	return csd->node.next ? caa_container_of(csd->node.next, struct tlbgen_csd, node) : NULL;
+}
+
+/* Unlink the csd after `prev` on such a list: make `next` follow it. */
+static inline void tlbgen__csd_set_next(struct tlbgen_csd *prev, struct tlbgen_csd *next)
+{
+	prev->node.next = next ? &next->node : NULL;
 }
 
 /* Entries queued now (a racy count, for tlbgen_cpu__pending_calls()). */

@@ -130,7 +130,6 @@ struct tlbgen_cpu {
 		unsigned long *cfd_mask;	/* cfd->cpumask */
 		unsigned long *cfd_mask_ipi;	/* cfd->cpumask_ipi */
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
-		struct tlbgen_csd **drain;	/* scratch for the queue drain */
 		struct tlbgen_simtlb *tlb;
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
