@@ -25,14 +25,13 @@ static void tlbgen__free_cpus(struct tlbgen_system *sys)
 			continue;
 		tlbgen__smp_free_cpu(sys, i);
 		tlbgen__simtlb_free(sys, i);
-		tlbgen__free_node(sys->cpus[i]);
 	}
 	free(sys->cpus);
 }
 
 static int tlbgen__init_cpu(struct tlbgen_system *sys, unsigned int i)
 {
-	struct tlbgen_cpu *c = tlbgen__alloc_node(tlbgen__cpu_node(sys, i), sizeof(*c));
+	struct tlbgen_cpu *c = tlbgen__cpu_alloc(sys, i, sizeof(*c));
 	int err;
 
 	if (!c)
@@ -101,6 +100,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	if (o.runtime)
 		TLBGEN_OPTS_COPY(&sys->rt_opts, o.runtime);
 	pthread_mutex_init(&sys->lock, NULL);
+	tlbgen__arena_init(&sys->arena);
 
 	err = -ENOMEM;
 	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
@@ -141,6 +141,7 @@ fail:
 	free(sys->all_cpus_mask);
 	tlbgen__rankmap_free(&sys->ipi_pending);
 	free(sys->flush_recs);
+	tlbgen__arena_destroy(&sys->arena);
 	pthread_mutex_destroy(&sys->lock);
 	free(sys);
 	return err;
@@ -165,6 +166,7 @@ TLBGEN_API int tlbgen_system__destroy(struct tlbgen_system *sys)
 	free(sys->all_cpus_mask);
 	tlbgen__rankmap_free(&sys->ipi_pending);
 	free(sys->flush_recs);
+	tlbgen__arena_destroy(&sys->arena);
 	pthread_mutex_destroy(&sys->lock);
 	sys->magic = 0;
 	free(sys);

@@ -18,6 +18,7 @@
 
 #include <tlbgen/tlbgen.h>
 
+#include "../base/arena.h"
 #include "../base/compiler.h"
 #include "../base/cpumask.h"
 #include "../base/rankmap.h"
@@ -281,6 +282,7 @@ struct tlbgen_system {
 
 	void *rt;				/* the transport's per-system data */
 	struct tlbgen_runtime_opts rt_opts;
+	struct tlbgen_arena arena;		/* per-CPU blocks, by node */
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 };
 
@@ -298,6 +300,13 @@ static inline bool tlbgen__oracle_on(const struct tlbgen_system *sys)
 static inline int tlbgen__cpu_node(struct tlbgen_system *sys, unsigned int cpu)
 {
 	return sys->transport->cpu_node ? sys->transport->cpu_node(sys, cpu) : -1;
+}
+
+/* A zeroed, cacheline-aligned block of `cpu`'s own on its node, from the
+ * system's arena: it lives until the system is destroyed. NULL on failure. */
+static inline void *tlbgen__cpu_alloc(struct tlbgen_system *sys, unsigned int cpu, size_t size)
+{
+	return tlbgen__arena_alloc(&sys->arena, tlbgen__cpu_node(sys, cpu), size);
 }
 
 #endif

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 
-#include "../base/alloc.h"
 #include "../core/access.h"
 #include "../core/check.h"
 #include "../core/irqflags.h"
@@ -37,7 +36,7 @@ static size_t smp_csds_size(const struct tlbgen_system *sys)
 int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
-	unsigned long *block = tlbgen__alloc_node(tlbgen__cpu_node(sys, cpu), smp_scratch_size(sys));
+	unsigned long *block = tlbgen__cpu_alloc(sys, cpu, smp_scratch_size(sys));
 
 	tlbgen__call_queue_init(&c->queue);
 	if (!block)
@@ -51,8 +50,7 @@ void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
-	tlbgen__free_node(c->priv.cfd_mask);
-	tlbgen__free_node(c->priv.csds);
+	/* The blocks themselves go with the system's arena. */
 	c->priv.cfd_mask = c->priv.cfd_mask_ipi = NULL;
 	c->priv.csds = NULL;
 }
@@ -71,7 +69,7 @@ int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src)
 
 	if (likely(c->priv.csds))
 		return 0;
-	csds = tlbgen__alloc_node(tlbgen__cpu_node(sys, src), smp_csds_size(sys));
+	csds = tlbgen__cpu_alloc(sys, src, smp_csds_size(sys));
 	if (!csds)
 		return -ENOMEM;
 	/* Zeroed: unlocked, no func (cds_lfs_node_init() is a NULL next). */
