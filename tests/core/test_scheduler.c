@@ -19,19 +19,25 @@
 #include "../common/tlbgen-test.h"
 
 #define NR	150
+#define BIG	1100	/* 18 words: a Fenwick tree of more than one level */
 #define LOADED(cpu)	((cpu) % 3 != 1)
 
-static struct tlbgen_system *sched_sys(uint64_t seed, struct tlbgen_mm **mm)
+static struct tlbgen_system *sched_sys_n(unsigned int nr, uint64_t seed, struct tlbgen_mm **mm)
 {
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NR, .mode = TLBGEN_MODE_STEPPED,
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = nr, .mode = TLBGEN_MODE_STEPPED,
 		    .profile = "v6.0", .seed = seed, .flags = TLBGEN_SYS_NO_ORACLE);
 	struct tlbgen_system *sys = t_sys_opts(&o);
 
 	*mm = t_mm(sys, 4);
-	for (unsigned int cpu = 0; cpu < NR; cpu++)
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
 		if (LOADED(cpu))
 			assert_int_equal(tlbgen_switch_mm(sys, cpu, *mm), 0);
 	return sys;
+}
+
+static struct tlbgen_system *sched_sys(uint64_t seed, struct tlbgen_mm **mm)
+{
+	return sched_sys_n(NR, seed, mm);
 }
 
 /* Step until idle, recording the CPUs chosen; returns how many. */
@@ -52,7 +58,8 @@ static unsigned int record_steps(struct tlbgen_system *sys, int *seq, unsigned i
 
 struct ref_sched {
 	uint64_t rng;
-	bool pending[NR];
+	unsigned int nr;	/* 0: NR */
+	bool pending[BIG];
 };
 
 static uint64_t ref_rand(struct ref_sched *r)
@@ -69,14 +76,14 @@ static uint64_t ref_rand(struct ref_sched *r)
 /* rand % (CPUs pending), then the draw-th pending CPU counting upward. */
 static int ref_step(struct ref_sched *r)
 {
-	unsigned int n = 0, pick;
+	unsigned int n = 0, pick, nr = r->nr ? r->nr : NR;
 
-	for (unsigned int cpu = 0; cpu < NR; cpu++)
+	for (unsigned int cpu = 0; cpu < nr; cpu++)
 		n += r->pending[cpu];
 	if (!n)
 		return -ENOENT;
 	pick = (unsigned int)(ref_rand(r) % n);
-	for (unsigned int cpu = 0; cpu < NR; cpu++) {
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
 		if (r->pending[cpu] && pick-- == 0) {
 			r->pending[cpu] = false;
 			return (int)cpu;
@@ -139,6 +146,34 @@ static void test_order_matches_scan(void **state)
 	}
 	assert_int_equal(tlbgen_cpu__is_waiting(sys, 5), 0);
 	assert_int_equal(tlbgen_cpu__is_waiting(sys, 6), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/*
+ * 1100 CPUs: the reference agrees through two shootdowns, from CPU 0 and
+ * from the last CPU, delivered one step at a time.
+ */
+static void test_order_matches_scan_big(void **state)
+{
+	static struct ref_sched ref = { .rng = 77, .nr = BIG };
+	struct tlbgen_mm *mm;
+	struct tlbgen_system *sys = sched_sys_n(BIG, 77, &mm);
+	unsigned int n = 0;
+	int cpu;
+
+	(void)state;
+	for (unsigned int from = 0; from < BIG; from += BIG - 2) {	/* 0 and 1098 */
+		assert_true(LOADED(from));
+		assert_int_equal(tlbgen_flush_tlb_page(sys, from, mm, 0), 0);
+		for (unsigned int t = 0; t < BIG; t++)
+			ref.pending[t] = LOADED(t) && t != from;
+		while ((cpu = tlbgen_step(sys)) >= 0) {
+			assert_int_equal(cpu, ref_step(&ref));
+			n++;
+		}
+		assert_int_equal(ref_step(&ref), -ENOENT);
+	}
+	assert_int_equal(n, 2 * (733 - 1));
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
@@ -252,6 +287,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_matches_scan),
+		cmocka_unit_test(test_order_matches_scan_big),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
 	};
