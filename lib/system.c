@@ -32,7 +32,6 @@ static void tlbgen__free_cpus(struct tlbgen_system *sys)
 static int tlbgen__init_cpu(struct tlbgen_system *sys, unsigned int i)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu_alloc(sys, i, sizeof(*c));
-	int err;
 
 	if (!c)
 		return -ENOMEM;
@@ -44,10 +43,15 @@ static int tlbgen__init_cpu(struct tlbgen_system *sys, unsigned int i)
 	c->tlbstate.next_asid = 1;
 	c->tlbstate.cr4 = ~0UL;
 	c->tlbstate.ctxs[0].ctx_id = sys->init_mm->context.ctx_id;
-	err = tlbgen__smp_init_cpu(sys, i);
-	if (!err)
-		err = tlbgen__simtlb_init(sys, i);
-	return err;
+	return 0;
+}
+
+/* The CPU's other blocks: cfd masks and csds (kernel/smp.c), simulated TLB. */
+static int tlbgen__init_cpu_blocks(struct tlbgen_system *sys, unsigned int i)
+{
+	int err = tlbgen__smp_init_cpu(sys, i);
+
+	return err ? err : tlbgen__simtlb_init(sys, i);
 }
 
 TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
@@ -120,8 +124,18 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	err = tlbgen__mm_alloc(sys, 0, &sys->init_mm);
 	if (err)
 		goto fail;
+	/*
+	 * Every struct tlbgen_cpu first, then the other blocks: a delivery
+	 * touches the target's struct, rarely its cfd masks or TLB, so the
+	 * structs sit back to back in the arena, each on its own lines.
+	 */
 	for (unsigned int i = 0; i < o.nr_cpus; i++) {
 		err = tlbgen__init_cpu(sys, i);
+		if (err)
+			goto fail;
+	}
+	for (unsigned int i = 0; i < o.nr_cpus; i++) {
+		err = tlbgen__init_cpu_blocks(sys, i);
 		if (err)
 			goto fail;
 	}
