@@ -20,6 +20,7 @@ int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits)
 	m->tree = tree;
 	m->nlongs = nlongs;
 	m->weight = 0;
+	m->changes = 0;
 	for (m->top = 1; m->top * 2 <= nlongs; m->top *= 2)
 		;
 	return 0;

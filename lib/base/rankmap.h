@@ -21,6 +21,7 @@ struct tlbgen_rankmap {
 	unsigned int nlongs;
 	unsigned int top;		/* largest power of two <= nlongs */
 	unsigned int weight;		/* bits set */
+	unsigned long changes;		/* set/clear calls that changed a bit */
 };
 
 /* Room for nbits bits, all clear. 0 or -ENOMEM (m untouched). */
@@ -37,6 +38,7 @@ static inline void tlbgen__rankmap_add(struct tlbgen_rankmap *m, unsigned int wo
 	for (unsigned int i = word + 1; i <= m->nlongs; i += i & -i)
 		m->tree[i] += (unsigned int)d;
 	m->weight += (unsigned int)d;
+	m->changes++;
 }
 
 static inline void tlbgen__rankmap_set(struct tlbgen_rankmap *m, unsigned int b)

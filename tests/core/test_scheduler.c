@@ -193,6 +193,55 @@ static unsigned int scenario(uint64_t seed, int *seq, unsigned int max)
 	return n;
 }
 
+/* The CPUs of the deliveries recorded in r, one entry per delivery. */
+static unsigned int rec_deliveries(const struct t_rec *r, int *seq, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		if (r->ev[i].kind != EV_IPI_RECV || (n && seq[n - 1] == r->ev[i].a))
+			continue;
+		assert_true(n < max);
+		seq[n++] = r->ev[i].a;
+	}
+	return n;
+}
+
+/*
+ * tlbgen_run_until_idle() delivers in the order tlbgen_step() would, and
+ * leaves the generator where the steps would: the next shootdown's
+ * sequence is the same too.
+ */
+static void test_run_until_idle_is_steps(void **state)
+{
+	static int by_step[4 * NR], by_run[4 * NR];
+	struct tlbgen_mm *mm_a, *mm_b;
+	struct tlbgen_system *a = sched_sys(0xabc, &mm_a), *b = sched_sys(0xabc, &mm_b);
+	struct t_rec rec = { 0 };
+
+	(void)state;
+	t_rec_install(b, &rec, false);
+	for (unsigned int round = 0; round < 3; round++) {
+		unsigned int n_step, n_run;
+
+		assert_int_equal(tlbgen_flush_tlb_page(a, 5, mm_a, 0), 0);
+		assert_int_equal(tlbgen_flush_tlb_page(a, 6, mm_a, PG(1)), 0);
+		assert_int_equal(tlbgen_flush_tlb_page(b, 5, mm_b, 0), 0);
+		assert_int_equal(tlbgen_flush_tlb_page(b, 6, mm_b, PG(1)), 0);
+		n_step = record_steps(a, by_step, 4 * NR);
+		t_rec_clear(&rec);
+		assert_int_equal(tlbgen_run_until_idle(b), (int)n_step);
+		n_run = rec_deliveries(&rec, by_run, 4 * NR);
+		assert_int_equal(n_run, n_step);
+		assert_memory_equal(by_step, by_run, n_step * sizeof(by_step[0]));
+		assert_int_equal(tlbgen_run_until_idle(b), 0);
+	}
+	assert_int_equal(tlbgen_system__set_trace(b, NULL), 0);
+	t_rec_free(&rec);
+	assert_int_equal(tlbgen_system__destroy(a), 0);
+	assert_int_equal(tlbgen_system__destroy(b), 0);
+}
+
 /* Same seed, same delivery sequence; another seed, another sequence. */
 static void test_deterministic(void **state)
 {
@@ -288,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_matches_scan),
 		cmocka_unit_test(test_order_matches_scan_big),
+		cmocka_unit_test(test_run_until_idle_is_steps),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
 	};
