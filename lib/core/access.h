@@ -299,21 +299,53 @@ static inline bool tlbgen__call_queue_empty(struct tlbgen_call_queue *q)
 }
 
 /* llist_add(): true when the queue was empty, the only case that IPIs. */
+/*
+ * A stepped system is driven by one host thread (tlbgen/stepped.h), so
+ * there the queue is changed with plain accesses: the same list, the same
+ * llist_add() and llist_del_all() results and the same traced RMWs, but
+ * not two lock-prefixed instructions per call delivered. Threaded systems
+ * use liburcu's atomics. Returns false when the stack was empty, as
+ * cds_lfs_push() does.
+ */
+static inline bool tlbgen__lfs_push(const struct tlbgen_system *sys, struct tlbgen_call_queue *q,
+				    struct tlbgen_csd *csd)
+{
+	struct cds_lfs_head *head;
+
+	if (sys->mode != TLBGEN_MODE_STEPPED)
+		return cds_lfs_push(&q->llist, &csd->node);
+	head = q->llist.head;
+	csd->node.next = head ? &head->node : NULL;
+	q->llist.head = (struct cds_lfs_head *)&csd->node;	/* node is head's first field */
+	return head != NULL;
+}
+
+static inline struct cds_lfs_head *tlbgen__lfs_pop_all(const struct tlbgen_system *sys,
+						       struct tlbgen_call_queue *q)
+{
+	struct cds_lfs_head *head;
+
+	if (sys->mode != TLBGEN_MODE_STEPPED)
+		return __cds_lfs_pop_all(&q->llist);
+	head = q->llist.head;
+	q->llist.head = NULL;
+	return head;
+}
+
 static inline bool tlbgen__call_queue_push(struct tlbgen_system *sys, unsigned int cpu,
 					   struct tlbgen_call_queue *q, struct tlbgen_csd *csd)
 {
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, q, TLBGEN_OP_RMW);
 	tlbgen_tsan_release(q);
-	/* cds_lfs_push() is false when the stack was empty. */
-	return !cds_lfs_push(&q->llist, &csd->node);
+	return !tlbgen__lfs_push(sys, q, csd);
 }
 
 /* Put back a csd taken by tlbgen__call_queue_take(), untraced: the
  * stepped mode's out-of-order delivery, not a kernel access. */
-static inline void tlbgen__call_queue_requeue(struct tlbgen_call_queue *q,
-					      struct tlbgen_csd *csd)
+static inline void tlbgen__call_queue_requeue(const struct tlbgen_system *sys,
+					      struct tlbgen_call_queue *q, struct tlbgen_csd *csd)
 {
-	cds_lfs_push(&q->llist, &csd->node);
+	tlbgen__lfs_push(sys, q, csd);
 }
 
 /*
@@ -330,7 +362,7 @@ static inline struct tlbgen_csd *tlbgen__call_queue_take(struct tlbgen_system *s
 	struct cds_lfs_node *node, *next, *prev = NULL;
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, q, TLBGEN_OP_RMW);
-	head = __cds_lfs_pop_all(&q->llist);
+	head = tlbgen__lfs_pop_all(sys, q);
 	tlbgen_tsan_acquire(q);
 	for (node = head ? &head->node : NULL; node; node = next) {
 		next = node->next;

@@ -308,7 +308,7 @@ int tlbgen__flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned in
 			if (!hit && csd->src == (unsigned int)only_src)
 				hit = csd;
 			else
-				tlbgen__call_queue_requeue(&c->queue, csd);
+				tlbgen__call_queue_requeue(sys, &c->queue, csd);
 		}
 		if (hit) {
 			tlbgen__run_csd(sys, cpu, hit);
