@@ -164,12 +164,13 @@ static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int c
  */
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 {
-	struct tlbgen_rankmap *m = &sys->ipi_pending;
+	struct tlbgen_rankmap *m;
 	unsigned int n, rank, cpu;
 	int done = 0, err = stepped_check(sys, 0);
 
 	if (err)
 		return err;
+	m = &sys->ipi_pending;
 	n = m->weight;
 	if (!n)
 		return 0;
