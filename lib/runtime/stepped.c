@@ -147,10 +147,15 @@ TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
 /* Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the cache. */
 static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	const char *p = (const char *)tlbgen__cpu(sys, cpu);
+	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
-	for (size_t off = 0; off < sizeof(struct tlbgen_cpu); off += TLBGEN_CACHELINE)
-		__builtin_prefetch(p + off, 1, 3);
+	__builtin_prefetch(&c->tlbstate, 1, 3);
+	__builtin_prefetch(&c->shared, 0, 3);
+	__builtin_prefetch(&c->queue, 1, 3);
+	__builtin_prefetch(&c->priv, 1, 3);
+	__builtin_prefetch(&c->stats[TLBGEN_STAT_IPI_RECEIVED], 1, 3);
+	__builtin_prefetch(&c->stats[TLBGEN_STAT_TLB_GEN_READ], 1, 3);
+	__builtin_prefetch(&c->cost, 1, 3);
 }
 
 /*
