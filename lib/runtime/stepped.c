@@ -149,13 +149,18 @@ static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int c
 {
 	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
+	const char *cost = (const char *)&c->cost;
+
 	__builtin_prefetch(&c->tlbstate, 1, 3);
+	__builtin_prefetch(&c->tlbstate.ctxs[1], 1, 3);
 	__builtin_prefetch(&c->shared, 0, 3);
 	__builtin_prefetch(&c->queue, 1, 3);
 	__builtin_prefetch(&c->priv, 1, 3);
+	__builtin_prefetch((const char *)&c->priv + TLBGEN_CACHELINE, 1, 3);
 	__builtin_prefetch(&c->stats[TLBGEN_STAT_IPI_RECEIVED], 1, 3);
 	__builtin_prefetch(&c->stats[TLBGEN_STAT_TLB_GEN_READ], 1, 3);
-	__builtin_prefetch(&c->cost, 1, 3);
+	for (size_t off = 0; off < sizeof(c->cost); off += TLBGEN_CACHELINE)
+		__builtin_prefetch(cost + off, 1, 3);
 }
 
 /*
