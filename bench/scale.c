@@ -367,6 +367,16 @@ int bench_scale_main(int argc, char **argv)
 	if (optind != argc)
 		goto bad;
 	use_wall = c.wall;
+	{
+		/* A bad --profile is a usage error, not a failed run. */
+		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
+			    .profile = c.profile);
+		struct tlbgen_system *sys;
+
+		if (tlbgen_system__create(&o, &sys))
+			goto bad;
+		tlbgen_system__destroy(sys);
+	}
 
 	for (unsigned int i = 0; i < NR_ROWS; i++) {
 		if (scale_cpus[i] > c.max_cpus)
