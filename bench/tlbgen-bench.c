@@ -16,6 +16,7 @@ int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
+int bench_scale_main(int argc, char **argv);
 int bench_vseed_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
 
@@ -43,6 +44,7 @@ static const struct bench_cmd cmds[] = {
 	{ "soak", "threaded soak: mixed workloads, oversubscribed, oracle + watchdog (--minutes N)", bench_soak_main },
 	{ "reclaim", "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", bench_reclaim_main },
 	{ "versions", "print docs/versions.md: choices, their commits and releases, profiles per arch", bench_versions_main },
+	{ "scale", "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", bench_scale_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
 };

@@ -27,15 +27,13 @@ static void tlbgen__free_cpus(struct tlbgen_system *sys)
 			continue;
 		tlbgen__smp_free_cpu(sys, i);
 		tlbgen__simtlb_free(sys, i);
-		tlbgen__free_node(sys->cpus[i]);
 	}
 	free(sys->cpus);
 }
 
 static int tlbgen__init_cpu(struct tlbgen_system *sys, unsigned int i)
 {
-	struct tlbgen_cpu *c = tlbgen__alloc_node(tlbgen__cpu_node(sys, i), sizeof(*c));
-	int err;
+	struct tlbgen_cpu *c = tlbgen__cpu_alloc(sys, i, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
@@ -47,10 +45,15 @@ static int tlbgen__init_cpu(struct tlbgen_system *sys, unsigned int i)
 	c->tlbstate.next_asid = 1;
 	c->tlbstate.cr4 = ~0UL;
 	c->tlbstate.ctxs[0].ctx_id = sys->init_mm->context.ctx_id;
-	err = tlbgen__smp_init_cpu(sys, i);
-	if (!err)
-		err = tlbgen__simtlb_init(sys, i);
-	return err;
+	return 0;
+}
+
+/* The CPU's other blocks: cfd masks and csds (kernel/smp.c), simulated TLB. */
+static int tlbgen__init_cpu_blocks(struct tlbgen_system *sys, unsigned int i)
+{
+	int err = tlbgen__smp_init_cpu(sys, i);
+
+	return err ? err : tlbgen__simtlb_init(sys, i);
 }
 
 TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
@@ -119,10 +122,10 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	if (o.runtime)
 		TLBGEN_OPTS_COPY(&sys->rt_opts, o.runtime);
 	pthread_mutex_init(&sys->lock, NULL);
+	tlbgen__arena_init(&sys->arena);
 
 	err = -ENOMEM;
 	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
-	sys->ipi_pending_mask = calloc(sys->mask_longs, sizeof(unsigned long));
 	/* Cacheline aligned: one initiator's records share no line with another's. */
 	sys->flush_recs = aligned_alloc(TLBGEN_CACHELINE, (size_t)o.nr_cpus *
 					TLBGEN_FLUSH_REC_PER_CPU * sizeof(*sys->flush_recs));
@@ -130,7 +133,8 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		memset(sys->flush_recs, 0, (size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU *
 					   sizeof(*sys->flush_recs));
 	sys->cpus = calloc(o.nr_cpus, sizeof(*sys->cpus));
-	if (!sys->all_cpus_mask || !sys->ipi_pending_mask || !sys->flush_recs || !sys->cpus)
+	if (!sys->all_cpus_mask || !sys->flush_recs || !sys->cpus ||
+	    tlbgen__rankmap_init(&sys->ipi_pending, o.nr_cpus))
 		goto fail;
 	for (unsigned int i = 0; i < o.nr_cpus; i++)
 		cpumask_set_cpu(i, sys->all_cpus_mask);
@@ -138,8 +142,18 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	err = tlbgen__mm_alloc(sys, 0, &sys->init_mm);
 	if (err)
 		goto fail;
+	/*
+	 * Every struct tlbgen_cpu first, then the other blocks: a delivery
+	 * touches the target's struct, rarely its cfd masks or TLB, so the
+	 * structs sit back to back in the arena, each on its own lines.
+	 */
 	for (unsigned int i = 0; i < o.nr_cpus; i++) {
 		err = tlbgen__init_cpu(sys, i);
+		if (err)
+			goto fail;
+	}
+	for (unsigned int i = 0; i < o.nr_cpus; i++) {
+		err = tlbgen__init_cpu_blocks(sys, i);
 		if (err)
 			goto fail;
 	}
@@ -157,8 +171,9 @@ fail:
 	if (sys->init_mm)
 		tlbgen__mm_free(sys->init_mm);
 	free(sys->all_cpus_mask);
-	free(sys->ipi_pending_mask);
+	tlbgen__rankmap_free(&sys->ipi_pending);
 	free(sys->flush_recs);
+	tlbgen__arena_destroy(&sys->arena);
 	pthread_mutex_destroy(&sys->lock);
 	free(sys);
 	return err;
@@ -181,8 +196,9 @@ TLBGEN_API int tlbgen_system__destroy(struct tlbgen_system *sys)
 	tlbgen__free_cpus(sys);
 	tlbgen__mm_free(sys->init_mm);
 	free(sys->all_cpus_mask);
-	free(sys->ipi_pending_mask);
+	tlbgen__rankmap_free(&sys->ipi_pending);
 	free(sys->flush_recs);
+	tlbgen__arena_destroy(&sys->arena);
 	pthread_mutex_destroy(&sys->lock);
 	sys->magic = 0;
 	free(sys);

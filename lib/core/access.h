@@ -358,54 +358,92 @@ static inline bool tlbgen__call_queue_empty(struct tlbgen_call_queue *q)
 }
 
 /* llist_add(): true when the queue was empty, the only case that IPIs. */
+/*
+ * A stepped system is driven by one host thread (tlbgen/stepped.h), so
+ * there the queue is changed with plain accesses: the same list, the same
+ * llist_add() and llist_del_all() results and the same traced RMWs, but
+ * not two lock-prefixed instructions per call delivered. Threaded systems
+ * use liburcu's atomics. Returns false when the stack was empty, as
+ * cds_lfs_push() does.
+ */
+static inline bool tlbgen__lfs_push(const struct tlbgen_system *sys, struct tlbgen_call_queue *q,
+				    struct tlbgen_csd *csd)
+{
+	struct cds_lfs_head *head;
+
+	if (sys->mode != TLBGEN_MODE_STEPPED)
+		return cds_lfs_push(&q->llist, &csd->node);
+	head = q->llist.head;
+	csd->node.next = head ? &head->node : NULL;
+	q->llist.head = (struct cds_lfs_head *)&csd->node;	/* node is head's first field */
+	return head != NULL;
+}
+
+static inline struct cds_lfs_head *tlbgen__lfs_pop_all(const struct tlbgen_system *sys,
+						       struct tlbgen_call_queue *q)
+{
+	struct cds_lfs_head *head;
+
+	if (sys->mode != TLBGEN_MODE_STEPPED)
+		return __cds_lfs_pop_all(&q->llist);
+	head = q->llist.head;
+	q->llist.head = NULL;
+	return head;
+}
+
 static inline bool tlbgen__call_queue_push(struct tlbgen_system *sys, unsigned int cpu,
 					   struct tlbgen_call_queue *q, struct tlbgen_csd *csd)
 {
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, q, TLBGEN_OP_RMW);
 	tlbgen_tsan_release(q);
-	/* cds_lfs_push() is false when the stack was empty. */
-	return !cds_lfs_push(&q->llist, &csd->node);
+	return !tlbgen__lfs_push(sys, q, csd);
 }
 
 /* Put back a csd taken by tlbgen__call_queue_take(), untraced: the
  * stepped mode's out-of-order delivery, not a kernel access. */
-static inline void tlbgen__call_queue_requeue(struct tlbgen_call_queue *q,
-					      struct tlbgen_csd *csd)
+static inline void tlbgen__call_queue_requeue(const struct tlbgen_system *sys,
+					      struct tlbgen_call_queue *q, struct tlbgen_csd *csd)
 {
-	cds_lfs_push(&q->llist, &csd->node);
+	tlbgen__lfs_push(sys, q, csd);
 }
 
 /*
- * llist_del_all() and llist_reverse_order(): take every queued csd into
- * v[], oldest first; returns how many. Only the queue's CPU takes.
+ * llist_del_all() and llist_reverse_order(): take every queued csd, oldest
+ * first, as a private list linked through the csds' own nodes, as the
+ * kernel walks it; NULL when empty. Only the queue's CPU takes. No scratch
+ * array: one of nr_cpus pointers per CPU would be 64 KiB a CPU at 8192.
  */
-static inline unsigned int tlbgen__call_queue_take(struct tlbgen_system *sys, unsigned int cpu,
-						   struct tlbgen_call_queue *q,
-						   struct tlbgen_csd **v)
+static inline struct tlbgen_csd *tlbgen__call_queue_take(struct tlbgen_system *sys,
+							 unsigned int cpu,
+							 struct tlbgen_call_queue *q)
 {
 	struct cds_lfs_head *head;
-	struct cds_lfs_node *node;
-	unsigned int nr = 0;
+	struct cds_lfs_node *node, *next, *prev = NULL;
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CALL_QUEUE, q, TLBGEN_OP_RMW);
-	head = __cds_lfs_pop_all(&q->llist);
+	head = tlbgen__lfs_pop_all(sys, q);
 	tlbgen_tsan_acquire(q);
-	if (head) {
-		cds_lfs_for_each(head, node)
-		{
-			v[nr++] = caa_container_of(node, struct tlbgen_csd, node);
-			/* It will be written (csd_unlock): fetch it exclusive at
-			 * once rather than shared and then upgraded. */
-			__builtin_prefetch(v[nr - 1], 1, 3);
-		}
+	for (node = head ? &head->node : NULL; node; node = next) {
+		next = node->next;
+		/* It will be written (csd_unlock): fetch it exclusive at once
+		 * rather than shared and then upgraded. */
+		__builtin_prefetch(node, 1, 3);
+		node->next = prev;
+		prev = node;
 	}
-	for (unsigned int i = 0; i < nr / 2; i++) {
-		struct tlbgen_csd *t = v[i];
+	return prev ? caa_container_of(prev, struct tlbgen_csd, node) : NULL;
+}
 
-		v[i] = v[nr - 1 - i];
-		v[nr - 1 - i] = t;
-	}
-	return nr;
+/* The csd after `csd` on a list from tlbgen__call_queue_take(), or NULL. */
+static inline struct tlbgen_csd *tlbgen__csd_next(const struct tlbgen_csd *csd)
+{
+	return csd->node.next ? caa_container_of(csd->node.next, struct tlbgen_csd, node) : NULL;
+}
+
+/* Unlink the csd after `prev` on such a list: make `next` follow it. */
+static inline void tlbgen__csd_set_next(struct tlbgen_csd *prev, struct tlbgen_csd *next)
+{
+	prev->node.next = next ? &next->node : NULL;
 }
 
 /* Entries queued now (a racy count, for tlbgen_cpu__pending_calls()). */

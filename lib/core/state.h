@@ -18,8 +18,10 @@
 
 #include <tlbgen/tlbgen.h>
 
+#include "../base/arena.h"
 #include "../base/compiler.h"
 #include "../base/cpumask.h"
+#include "../base/rankmap.h"
 #include "profile.h"
 
 #define TLBGEN_SYS_MAGIC	0x544c4253u	/* "TLBS" */
@@ -135,7 +137,6 @@ struct tlbgen_cpu {
 		atomic_ulong *pv_mask;		/* __pv_cpu_mask (kvm_flush_tlb_multi) */
 		atomic_ulong *cond_mask;	/* flush_tlb_mask (6035152d8eeb's pre-pass) */
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
-		struct tlbgen_csd **drain;	/* scratch for the queue drain */
 		struct tlbgen_simtlb *tlb;
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
@@ -319,7 +320,8 @@ struct tlbgen_system {
 	struct timespec clock_base;
 
 	uint64_t rng;				/* stepped scheduler (xorshift64*) */
-	unsigned long *ipi_pending_mask;	/* stepped: CPUs with queued calls */
+	struct tlbgen_rankmap ipi_pending;	/* stepped: CPUs with queued calls */
+	unsigned int nr_preempted;		/* stepped: vCPUs the host preempted */
 
 	struct tlbgen_trace_ops trace;
 	bool tracing;
@@ -339,6 +341,7 @@ struct tlbgen_system {
 
 	void *rt;				/* the transport's per-system data */
 	struct tlbgen_runtime_opts rt_opts;
+	struct tlbgen_arena arena;		/* per-CPU blocks, by node */
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
 };
@@ -357,6 +360,13 @@ static inline bool tlbgen__oracle_on(const struct tlbgen_system *sys)
 static inline int tlbgen__cpu_node(struct tlbgen_system *sys, unsigned int cpu)
 {
 	return sys->transport->cpu_node ? sys->transport->cpu_node(sys, cpu) : -1;
+}
+
+/* A zeroed, cacheline-aligned block of `cpu`'s own on its node, from the
+ * system's arena: it lives until the system is destroyed. NULL on failure. */
+static inline void *tlbgen__cpu_alloc(struct tlbgen_system *sys, unsigned int cpu, size_t size)
+{
+	return tlbgen__arena_alloc(&sys->arena, tlbgen__cpu_node(sys, cpu), size);
 }
 
 #endif

@@ -12,17 +12,15 @@
  */
 #include <errno.h>
 
-#include "../base/alloc.h"
 #include "../core/access.h"
 #include "../core/check.h"
 #include "../core/irqflags.h"
 #include "smp.h"
 
-/* Bytes of a cpu's cfd masks + drain block, and of its csd array. */
+/* Bytes of a cpu's cfd, pv and cond masks, and of its csd array. */
 static size_t smp_scratch_size(const struct tlbgen_system *sys)
 {
-	return 4 * sys->mask_longs * sizeof(unsigned long) +
-	       sys->nr_cpus * sizeof(struct tlbgen_csd *);
+	return 4 * sys->mask_longs * sizeof(unsigned long);
 }
 
 static size_t smp_csds_size(const struct tlbgen_system *sys)
@@ -31,14 +29,14 @@ static size_t smp_csds_size(const struct tlbgen_system *sys)
 }
 
 /*
- * The cfd masks and the drain scratch live in one block of the CPU's own,
+ * The cfd masks live in one block of the CPU's own,
  * cacheline-aligned and on its node: as small heap blocks they would be
  * neighbours of other CPUs' hot words.
  */
 int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
-	unsigned long *block = tlbgen__alloc_node(tlbgen__cpu_node(sys, cpu), smp_scratch_size(sys));
+	unsigned long *block = tlbgen__cpu_alloc(sys, cpu, smp_scratch_size(sys));
 
 	tlbgen__call_queue_init(&c->queue);
 	if (!block)
@@ -48,7 +46,6 @@ int tlbgen__smp_init_cpu(struct tlbgen_system *sys, unsigned int cpu)
 	_Static_assert(sizeof(atomic_ulong) == sizeof(unsigned long), "same layout");
 	c->priv.pv_mask = (atomic_ulong *)(block + 2 * sys->mask_longs);
 	c->priv.cond_mask = (atomic_ulong *)(block + 3 * sys->mask_longs);
-	c->priv.drain = (struct tlbgen_csd **)(block + 4 * sys->mask_longs);
 	return 0;
 }
 
@@ -56,11 +53,9 @@ void tlbgen__smp_free_cpu(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
-	tlbgen__free_node(c->priv.cfd_mask);
-	tlbgen__free_node(c->priv.csds);
+	/* The blocks themselves go with the system's arena. */
 	c->priv.cfd_mask = c->priv.cfd_mask_ipi = NULL;
 	c->priv.pv_mask = c->priv.cond_mask = NULL;
-	c->priv.drain = NULL;
 	c->priv.csds = NULL;
 }
 
@@ -78,7 +73,7 @@ int tlbgen__smp_prepare(struct tlbgen_system *sys, unsigned int src)
 
 	if (likely(c->priv.csds))
 		return 0;
-	csds = tlbgen__alloc_node(tlbgen__cpu_node(sys, src), smp_csds_size(sys));
+	csds = tlbgen__cpu_alloc(sys, src, smp_csds_size(sys));
 	if (!csds)
 		return -ENOMEM;
 	/* Zeroed: unlocked, no func (cds_lfs_node_init() is a NULL next). */
@@ -333,8 +328,8 @@ int tlbgen__flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned in
 					  int only_src)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
-	struct tlbgen_csd **v = c->priv.drain;
-	unsigned int nr, ran = 0;
+	struct tlbgen_csd *entry, *csd, *next, *prev = NULL;
+	unsigned int ran = 0;
 	bool was_disabled;
 
 	if (tlbgen__call_queue_empty(&c->queue))
@@ -344,36 +339,46 @@ int tlbgen__flush_smp_call_function_queue(struct tlbgen_system *sys, unsigned in
 
 	/* Nothing if a signal-delivered IPI took it all between the check
 	 * above and IRQs going off. */
-	nr = tlbgen__call_queue_take(sys, cpu, &c->queue, v);
+	entry = tlbgen__call_queue_take(sys, cpu, &c->queue);
 
 	if (only_src >= 0) {
 		struct tlbgen_csd *hit = NULL;
 
 		/* Put the others back, oldest first, so they keep their order. */
-		for (unsigned int i = 0; i < nr; i++) {
-			if (!hit && v[i]->src == (unsigned int)only_src)
-				hit = v[i];
+		for (csd = entry; csd; csd = next) {
+			next = tlbgen__csd_next(csd);
+			if (!hit && csd->src == (unsigned int)only_src)
+				hit = csd;
 			else
-				tlbgen__call_queue_requeue(&c->queue, v[i]);
+				tlbgen__call_queue_requeue(sys, &c->queue, csd);
 		}
 		if (hit) {
 			tlbgen__run_csd(sys, cpu, hit);
 			ran = 1;
 		}
 	} else {
-		for (int pass = 0; pass < 2; pass++) {
-			for (unsigned int i = 0; i < nr; i++) {
-				bool sync;
-
-				if (!v[i])
-					continue;
-				sync = tlbgen__csd_flags(v[i]) & CSD_TYPE_SYNC;
-				if (sync != (pass == 0))
-					continue;
-				tlbgen__run_csd(sys, cpu, v[i]);
-				v[i] = NULL;
-				ran++;
+		/*
+		 * First the SYNC csds, unlinked as they run; then the rest. The
+		 * next pointer is read before a csd runs: once unlocked, its
+		 * owner may queue it again.
+		 */
+		for (csd = entry; csd; csd = next) {
+			next = tlbgen__csd_next(csd);
+			if (!(tlbgen__csd_flags(csd) & CSD_TYPE_SYNC)) {
+				prev = csd;
+				continue;
 			}
+			if (prev)
+				tlbgen__csd_set_next(prev, next);
+			else
+				entry = next;
+			tlbgen__run_csd(sys, cpu, csd);
+			ran++;
+		}
+		for (csd = entry; csd; csd = next) {
+			next = tlbgen__csd_next(csd);
+			tlbgen__run_csd(sys, cpu, csd);
+			ran++;
 		}
 	}
 

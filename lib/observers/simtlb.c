@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 
-#include "../base/alloc.h"
 #include "../core/access.h"
 #include "../core/check.h"
 #include "../core/irqflags.h"
@@ -40,7 +39,7 @@ int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
 	if (!tlbgen__oracle_on(sys))
 		return 0;
 	/* The CPU's own, on its node, away from other CPUs' lines. */
-	t = tlbgen__alloc_node(tlbgen__cpu_node(sys, cpu), sizeof(*t) + n * sizeof(t->e[0]));
+	t = tlbgen__cpu_alloc(sys, cpu, sizeof(*t) + n * sizeof(t->e[0]));
 	if (!t)
 		return -ENOMEM;
 	t->sets = sys->tlb_sets;
@@ -51,10 +50,7 @@ int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
 
 void tlbgen__simtlb_free(struct tlbgen_system *sys, unsigned int cpu)
 {
-	struct tlbgen_simtlb *t = tlbgen__cpu(sys, cpu)->priv.tlb;
-
-	if (t)
-		tlbgen__free_node(t);
+	/* The block itself goes with the system's arena. */
 	tlbgen__cpu(sys, cpu)->priv.tlb = NULL;
 }
 

@@ -15,7 +15,7 @@
 static void stepped_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned int target)
 {
 	(void)from;
-	bitmap_set(sys->ipi_pending_mask, target);
+	tlbgen__rankmap_set(&sys->ipi_pending, target);
 }
 
 static void stepped_csd_queued(struct tlbgen_system *sys, unsigned int src)
@@ -97,7 +97,7 @@ static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only
 	n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
 
 	if (tlbgen__call_queue_empty(&tlbgen__cpu(sys, cpu)->queue))
-		bitmap_clear_bit(sys->ipi_pending_mask, cpu);
+		tlbgen__rankmap_clear(&sys->ipi_pending, cpu);
 	return n;
 }
 
@@ -131,37 +131,124 @@ static uint64_t stepped_rand(struct tlbgen_system *sys)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
+/*
+ * One step: a uniformly random CPU among those with an IPI pending. The
+ * draw is rand % (number pending) and the CPU the draw-th pending one in
+ * ascending order, so a seed replays the same deliveries; the rank/select
+ * map finds it in O(log N) instead of a scan of every CPU.
+ */
+static int stepped_step(struct tlbgen_system *sys)
 {
-	unsigned int cpu, n = 0, pick;
-	int err = stepped_check(sys, 0);
+	unsigned int n = sys->ipi_pending.weight, cpu;
 
-	if (err)
-		return err;
-	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus)
-		n += !stepped_preempted(sys, cpu);
 	if (!n)
 		return -ENOENT;
-	pick = (unsigned int)(stepped_rand(sys) % n);
-	for_each_bit(cpu, sys->ipi_pending_mask, sys->nr_cpus) {
-		if (stepped_preempted(sys, cpu))
-			continue;
-		if (pick-- == 0)
-			break;
+	if (unlikely(sys->nr_preempted)) {
+		/* Preempted vCPUs hold their interrupts: draw among the others,
+		 * counted the slow way while any vCPU is preempted. */
+		unsigned int pick;
+
+		n = 0;
+		for (unsigned int c = 0; c < sys->nr_cpus; c++)
+			n += tlbgen__rankmap_test(&sys->ipi_pending, c) && !stepped_preempted(sys, c);
+		if (!n)
+			return -ENOENT;
+		pick = (unsigned int)(stepped_rand(sys) % n);
+		for (cpu = 0; cpu < sys->nr_cpus; cpu++)
+			if (tlbgen__rankmap_test(&sys->ipi_pending, cpu) &&
+			    !stepped_preempted(sys, cpu) && pick-- == 0)
+				break;
+	} else {
+		cpu = tlbgen__rankmap_select(&sys->ipi_pending,
+					     (unsigned int)(stepped_rand(sys) % n));
 	}
 	stepped_deliver(sys, cpu, -1);
 	return (int)cpu;
 }
 
+TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
+{
+	int err = stepped_check(sys, 0);
+
+	return err ? err : stepped_step(sys);
+}
+
+/* Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the cache. */
+static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+
+	const char *cost = (const char *)&c->cost;
+
+	__builtin_prefetch(&c->tlbstate, 1, 3);
+	__builtin_prefetch(&c->tlbstate.ctxs[1], 1, 3);
+	__builtin_prefetch(&c->shared, 0, 3);
+	__builtin_prefetch(&c->queue, 1, 3);
+	__builtin_prefetch(&c->priv, 1, 3);
+	__builtin_prefetch((const char *)&c->priv + TLBGEN_CACHELINE, 1, 3);
+	__builtin_prefetch(&c->stats[TLBGEN_STAT_IPI_RECEIVED], 1, 3);
+	__builtin_prefetch(&c->stats[TLBGEN_STAT_TLB_GEN_READ], 1, 3);
+	for (size_t off = 0; off < sizeof(c->cost); off += TLBGEN_CACHELINE)
+		__builtin_prefetch(cost + off, 1, 3);
+}
+
+/*
+ * tlbgen_step() until idle, with the same draws and choices, one step
+ * ahead: while `cpu` is delivered, the next step's CPU is chosen assuming
+ * the delivery only clears cpu's bit (a flush's callbacks raise no IPIs)
+ * and its struct is prefetched, so that at thousands of CPUs the random
+ * order does not pay a cache miss per line. If the delivery changed the
+ * pending set otherwise, the choice is made again from the same draw; if
+ * nothing is left pending, the draw is taken back.
+ */
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 {
-	int n = 0, err = stepped_check(sys, 0);
+	struct tlbgen_rankmap *m;
+	unsigned int n, rank, cpu;
+	int done = 0, err = stepped_check(sys, 0);
 
 	if (err)
 		return err;
-	while (tlbgen_step(sys) >= 0)
-		n++;
-	return n;
+	if (unlikely(sys->nr_preempted)) {
+		while (stepped_step(sys) >= 0)
+			done++;
+		return done;
+	}
+	m = &sys->ipi_pending;
+	n = m->weight;
+	if (!n)
+		return 0;
+	rank = (unsigned int)(stepped_rand(sys) % n);
+	cpu = tlbgen__rankmap_select(m, rank);
+	for (;;) {
+		uint64_t rng = sys->rng, draw = stepped_rand(sys);
+		unsigned long changes = m->changes;
+		unsigned int next = 0, next_rank = 0;
+
+		if (n > 1) {
+			/* The next_rank-th of the others: skip cpu itself. */
+			next_rank = (unsigned int)(draw % (n - 1));
+			next = tlbgen__rankmap_select(m, next_rank + (next_rank >= rank));
+			stepped_prefetch_cpu(sys, next);
+		}
+		stepped_deliver(sys, cpu, -1);
+		done++;
+		if (m->changes == changes + 1 && !tlbgen__rankmap_test(m, cpu)) {
+			n--;
+			cpu = next;
+			rank = next_rank;
+		} else {
+			n = m->weight;
+			if (n) {
+				rank = (unsigned int)(draw % n);
+				cpu = tlbgen__rankmap_select(m, rank);
+			}
+		}
+		if (!n) {
+			sys->rng = rng;
+			return done;
+		}
+	}
 }
 
 TLBGEN_API int tlbgen_cpu__is_waiting(const struct tlbgen_system *sys, unsigned int cpu)
@@ -182,5 +269,5 @@ TLBGEN_API int tlbgen_cpu__ipi_pending(const struct tlbgen_system *sys, unsigned
 {
 	int err = stepped_check(sys, cpu);
 
-	return err ? err : bitmap_test(sys->ipi_pending_mask, cpu);
+	return err ? err : tlbgen__rankmap_test(&sys->ipi_pending, cpu);
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../base/alloc.h"
 #include "../base/kallsyms.h"
 #include "../base/printk.h"
 #include "../core/irqflags.h"
@@ -144,7 +143,7 @@ static int threaded_create(struct tlbgen_system *sys)
 	rt->yields = sys->rt_opts.yields_before_sleep ? sys->rt_opts.yields_before_sleep
 						       : TLBGEN_DEFAULT_YIELDS;
 	for (unsigned int i = 0; i < sys->nr_cpus; i++) {
-		struct tlbgen_rt_cpu *r = tlbgen__alloc_node(tlbgen__cpu_node(sys, i), sizeof(*r));
+		struct tlbgen_rt_cpu *r = tlbgen__cpu_alloc(sys, i, sizeof(*r));
 
 		if (!r)
 			return -ENOMEM;
@@ -172,10 +171,9 @@ static void threaded_destroy(struct tlbgen_system *sys)
 	if (!rt)
 		return;
 	for (unsigned int i = 0; i < sys->nr_cpus && sys->cpus; i++) {
-		if (!sys->cpus[i] || !sys->cpus[i]->priv.rt)
-			continue;
-		tlbgen__free_node(sys->cpus[i]->priv.rt);
-		sys->cpus[i]->priv.rt = NULL;
+		/* The blocks themselves go with the system's arena. */
+		if (sys->cpus[i])
+			sys->cpus[i]->priv.rt = NULL;
 	}
 	free(rt->host);
 	free(rt->node);

@@ -38,6 +38,7 @@ run tlbie --iters 2
 run pagefault --rounds 1 --loops 1 --pages 128
 run explore --seeds 20
 run soak --seconds 1 --round 1
+run scale --max-cpus 128 --reps 1 --targets 2000
 run reclaim --mode stepped --rounds 1
 
 # The default run's plot and per-policy CSV files are in its directory.

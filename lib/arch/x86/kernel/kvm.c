@@ -37,6 +37,7 @@ TLBGEN_API int tlbgen_vcpu__preempt(struct tlbgen_system *sys, unsigned int cpu)
 	if (err)
 		return err;
 	tlbgen__steal_time_xchg(sys, cpu, TLBGEN_KVM_VCPU_PREEMPTED);
+	sys->nr_preempted++;
 	return 0;
 }
 
@@ -50,6 +51,7 @@ TLBGEN_API int tlbgen_vcpu__resume(struct tlbgen_system *sys, unsigned int cpu)
 	if (!(tlbgen__steal_time_read(sys, cpu) & TLBGEN_KVM_VCPU_PREEMPTED))
 		return -EALREADY;
 	st = tlbgen__steal_time_xchg(sys, cpu, 0);
+	sys->nr_preempted--;
 	if (!(st & TLBGEN_KVM_VCPU_FLUSH_TLB))
 		return 0;
 	/* kvm_vcpu_flush_tlb_guest(): every guest translation of this vCPU. */
