@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 
+#include "../base/prandom.h"
 #include "../core/check.h"
 #include "../kernel/smp.h"
 #include "runtime.h"
@@ -119,16 +120,9 @@ TLBGEN_API int tlbgen_deliver_from(struct tlbgen_system *sys, unsigned int cpu, 
 	return stepped_deliver(sys, cpu, (int)src) == 1 ? 1 : -ENOENT;
 }
 
-/* xorshift64*: small, fast, and the same sequence everywhere for a seed. */
 static uint64_t stepped_rand(struct tlbgen_system *sys)
 {
-	uint64_t x = sys->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	sys->rng = x;
-	return x * 0x2545F4914F6CDD1DULL;
+	return tlbgen__prandom(&sys->rng);
 }
 
 /*

@@ -6,18 +6,13 @@
  */
 #include <stdlib.h>
 
+#include "../base/prandom.h"
 #include "../core/this_cpu.h"
 #include "virtual.h"
 
 static uint64_t vt_rand(struct tlbgen_vt *vt)
 {
-	uint64_t x = vt->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	vt->rng = x;
-	return x * 0x2545F4914F6CDD1DULL;
+	return tlbgen__prandom(&vt->rng);
 }
 
 /* ---- the run queue: a binary heap by (clock, tiebreak) ---------------------------- */
