@@ -61,6 +61,11 @@ case "$cmd" in
 bench)
 	ensure_packages
 	build "$build_dir"
+	# Results go under the caller's directory, unless that is inside the
+	# source tree: then under the build directory, which git ignores.
+	case "$PWD/" in
+	"$root"/*) export TLBGEN_RESULTS_DIR=${TLBGEN_RESULTS_DIR:-$build_dir/tlbgen-results} ;;
+	esac
 	exec "$build_dir/bench/tlbgen-bench" "$@"
 	;;
 test)

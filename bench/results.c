@@ -56,24 +56,35 @@ static int make_dir(const char *path)
 	return -errno;
 }
 
-/* The default tlbgen-results/<workload>-<stamp>[-N], created. */
+/* Where default result directories go: $TLBGEN_RESULTS_DIR (run.sh sets it
+ * to the build directory's when called from inside the source tree), else
+ * tlbgen-results under the current directory. */
+static const char *results_root(void)
+{
+	const char *r = getenv("TLBGEN_RESULTS_DIR");
+
+	return r && *r ? r : "tlbgen-results";
+}
+
+/* The default <root>/<workload>-<stamp>[-N], created. */
 static int make_default_dir(void)
 {
 	char stamp[32];
 	int err;
 
 	utc_stamp(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
-	err = make_dir("tlbgen-results");
+	err = make_dir(results_root());
 	if (!err)
 		run.made_parent = true;
 	else if (err != -EEXIST)
 		goto fail;
 	for (unsigned int n = 1; n < 1000; n++) {
 		if (n == 1)
-			snprintf(run.dir, sizeof(run.dir), "tlbgen-results/%s-%s", run.workload, stamp);
+			snprintf(run.dir, sizeof(run.dir), "%s/%s-%s", results_root(), run.workload,
+				 stamp);
 		else
-			snprintf(run.dir, sizeof(run.dir), "tlbgen-results/%s-%s-%u", run.workload,
-				 stamp, n);
+			snprintf(run.dir, sizeof(run.dir), "%s/%s-%s-%u", results_root(),
+				 run.workload, stamp, n);
 		err = make_dir(run.dir);
 		if (err != -EEXIST)
 			break;
@@ -81,7 +92,7 @@ static int make_default_dir(void)
 	if (!err)
 		return 0;
 fail:
-	fprintf(stderr, "tlbgen-bench: --out: cannot create tlbgen-results/%s-%s: %s\n",
+	fprintf(stderr, "tlbgen-bench: --out: cannot create %s/%s-%s: %s\n", results_root(),
 		run.workload, stamp, strerror(-err));
 	run.dir[0] = 0;
 	return err;
@@ -511,7 +522,7 @@ int bench_results_end(int status)
 		/* --help, bad arguments, or a workload that failed before measuring. */
 		rmdir(run.dir);
 		if (run.made_parent)
-			rmdir("tlbgen-results");
+			rmdir(results_root());
 	} else if (run.dir[0]) {
 		json_t *meta = meta_json(status);
 

@@ -70,4 +70,24 @@ fi
 if [ -s "$tmp/out3" ]; then
 	echo "FAIL: a build that works is not quiet:"; cat "$tmp/out3"; fail=1
 fi
+
+# From inside the source tree, default results go under the build directory.
+cat >"$tmp/works/bench/b.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	const char *d = getenv("TLBGEN_RESULTS_DIR");
+
+	puts(d ? d : "(unset)");
+	return 0;
+}
+C
+d=$(cd "$tmp/works" && ./run.sh bench 2>&1)
+case $d in
+"$tmp/works/build/tlbgen-results") echo "ok: from the source tree, results under build/" ;;
+*) echo "FAIL: from the source tree, TLBGEN_RESULTS_DIR is '$d'"; fail=1 ;;
+esac
+d=$(cd "$tmp/caller" && ../works/run.sh bench 2>&1)
+[ "$d" = "(unset)" ] || { echo "FAIL: from elsewhere, TLBGEN_RESULTS_DIR is '$d'"; fail=1; }
 exit $fail
