@@ -147,9 +147,18 @@ static double pct(double a, double b)
 struct tprog {
 	struct tlbgen_mm *mm;
 	const struct tlbgen_machine *m;
-	atomic_bool stop;	/* every loop stops before any CPU is joined */
+	atomic_bool stop;
+	atomic_uint done;	/* programs past their loop; none is joined before all are */
+	unsigned int threads;
 	unsigned long ops[64];
 };
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
 
 static uint64_t mono_ns(void)
 {
@@ -189,6 +198,12 @@ static int tlb_flush1_threaded(struct tlbgen_system *sys, unsigned int cpu, void
 		if (!err)
 			p->ops[cpu]++;
 	}
+	/* Stay an IRQ-enabled CPU until every program stopped flushing: a
+	 * joined CPU answers no IPI, and another may be waiting for ours. */
+	atomic_fetch_add(&p->done, 1);
+	while (atomic_load(&p->done) < p->threads)
+		if (tlbgen_poll(sys, cpu) <= 0)
+			relax();
 	return err;
 }
 
@@ -199,7 +214,8 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 		    .nr_cpus = threads);
 	struct timespec d = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
 	struct tlbgen_system *sys;
-	struct tprog p = { .m = m };
+	struct tprog p = { .m = m, .threads = threads };
+	unsigned int started;
 	unsigned long total = 0;
 	uint64_t t0, t1;
 	int err, ret;
@@ -209,10 +225,11 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 		return err;
 	err = tlbgen_mm__create(sys, threads, &p.mm);
 	t0 = mono_ns();
-	for (unsigned int c = 0; !err && c < threads; c++)
-		err = tlbgen_cpu__spawn(sys, c, tlb_flush1_threaded, &p);
+	for (started = 0; !err && started < threads; started++)
+		err = tlbgen_cpu__spawn(sys, started, tlb_flush1_threaded, &p);
+	if (err)	/* count the programs that never started as done */
+		atomic_fetch_add(&p.done, threads - started + 1);
 	nanosleep(&d, NULL);
-	/* Stop every loop first: a joined CPU answers no IPI. */
 	atomic_store(&p.stop, true);
 	for (unsigned int c = 0; c < threads; c++)
 		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
