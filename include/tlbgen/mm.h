@@ -70,6 +70,16 @@ TLBGEN_API int tlbgen_mm__cpumask_test(const struct tlbgen_mm *mm, unsigned int 
  */
 TLBGEN_API int tlbgen_mm__cpumask_weight(const struct tlbgen_mm *mm);
 
+/*
+ * tlbgen_mm__global_asid - mm->context.global_asid: the ASID the mm uses on
+ * every CPU once consider_global_asid() found it active on more than 3
+ * CPUs (4afeb0ed1753), 0 while it has none (or the system has no INVLPGB).
+ * When in_transition is not NULL it gets mm->context.asid_transition: some
+ * CPU may still run the mm on its per-CPU dynamic ASID. Returns the ASID
+ * (>= 0), or -EINVAL for NULL. Thread-safe.
+ */
+TLBGEN_API int tlbgen_mm__global_asid(const struct tlbgen_mm *mm, bool *in_transition);
+
 /* tlbgen_mm__nr_pages - size of the page table, 0 for NULL. Thread-safe. */
 TLBGEN_API unsigned long tlbgen_mm__nr_pages(const struct tlbgen_mm *mm);
 

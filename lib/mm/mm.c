@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../arch/x86/mm/tlb.h"
 #include "../base/alloc.h"
 #include "../core/access.h"
 #include "../core/check.h"
@@ -110,8 +111,21 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 	if (mm->priv.next)
 		mm->priv.next->priv.prev = mm->priv.prev;
 	pthread_mutex_unlock(&sys->lock);
+	/* destroy_context() -> mm_free_global_asid() (c9826613a9cb). */
+	tlbgen__mm_free_global_asid(sys, mm);
 	tlbgen__mm_free(mm);
 	return 0;
+}
+
+TLBGEN_API int tlbgen_mm__global_asid(const struct tlbgen_mm *mm, bool *in_transition)
+{
+	struct tlbgen_mm *m = (struct tlbgen_mm *)mm;
+
+	if (!tlbgen__mm_ok(mm))
+		return -EINVAL;
+	if (in_transition)
+		*in_transition = atomic_load(&m->context.asid_transition);
+	return atomic_load(&m->context.global_asid);
 }
 
 TLBGEN_API uint64_t tlbgen_mm__ctx_id(const struct tlbgen_mm *mm)
