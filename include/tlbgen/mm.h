@@ -39,7 +39,10 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
  * run (stepped: tlbgen_run_until_idle()), then destroy. Without trimming
  * (trim_cpumask=none) but with wrong_mm=remote-clear or all-clear, the
  * flush's IPIs clear the bits of CPUs that run another mm; the initiator
- * sends itself none, so flush once more from a second CPU.
+ * sends itself none, so flush once more from a second CPU. An mm with a
+ * global ASID (INVLPGB) is flushed without IPIs, which trim nothing: its
+ * mm_cpumask bits do not block destruction. Destruction frees the global
+ * ASID (mm_free_global_asid(), reusable after the next ASID-space wrap).
  */
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm);
 

@@ -87,6 +87,7 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 {
 	struct tlbgen_system *sys;
+	bool global;
 
 	if (!tlbgen__mm_ok(mm))
 		return -EINVAL;
@@ -95,11 +96,13 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 		return -EINVAL;
 	if (tlbgen__peek_mm_pins(mm))
 		return -EBUSY;
+	/* Broadcast flushes (4afeb0ed1753) never trim mm_cpumask. */
+	global = atomic_load(&mm->context.global_asid) != 0;
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++) {
 		/* A flush of mm in flight: found through the initiator's own
 		 * flush_tlb_info, so flushing needs no shared counter. */
 		if (tlbgen__peek_loaded_mm(sys, cpu) == mm ||
-		    cpumask_test_cpu(cpu, mm->cpu_bitmap) ||
+		    (cpumask_test_cpu(cpu, mm->cpu_bitmap) && !global) ||
 		    tlbgen__peek_flush_mm(sys, cpu) == mm)
 			return -EBUSY;
 	}
