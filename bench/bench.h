@@ -131,6 +131,7 @@ struct bench_round_opts {
 	const int *cpus;		/* real CPUs to pin task i to: cpus[i % nr_cpus] */
 	int nr_cpus;
 	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
+	bool invlpgb;			/* the machine has INVLPGB (system opts) */
 	struct bench_hw_probe *hw;	/* non-NULL: open perf counters */
 };
 struct bench_round_result {
@@ -142,6 +143,7 @@ struct bench_round_result {
 	uint64_t *smin, *smax, *stotal;	/* malloc'ed, nr_samples each */
 	uint64_t stats[TLBGEN_STAT_NR];
 	uint64_t remote_reads, local_reads;	/* trace_reads only */
+	int global_asid;		/* invlpgb: the shared mm's at the end (0: none) */
 	long violations;
 	double idle_pct;
 	struct bench_hw hw;
@@ -161,7 +163,7 @@ struct bench_mesi_result {
 	long violations;
 };
 int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, unsigned int cpus,
-		   uint64_t ops, uint64_t seed, struct bench_mesi_result *r);
+		   uint64_t ops, uint64_t seed, bool invlpgb, struct bench_mesi_result *r);
 
 /* Comparison driver (bench/compare.c) -------------------------------------- */
 /* Parse options and run `wl` over the policies; `seed000` sets the no-argument

@@ -13,7 +13,7 @@
 #include "results.h"
 
 enum { O_JSON = 256, O_CSV, O_SVG, O_NOPLOT, O_NOMESI, O_NOACCT, O_MESI_CPUS, O_MESI_OPS,
-       O_SEED, O_CPUS, O_WARMUP };
+       O_SEED, O_CPUS, O_WARMUP, O_INVLPGB };
 
 static const struct option long_opts[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -35,6 +35,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "cpus", required_argument, NULL, O_CPUS },
 	{ "warmup", required_argument, NULL, 'w' },
+	{ "invlpgb", no_argument, NULL, O_INVLPGB },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -91,6 +92,12 @@ void cmp_usage(FILE *f, const char *prog)
 "      --mesi-cpus N    emulated CPUs of the MESI account (default 8)\n"
 "      --mesi-ops N     operations of the MESI account (default 20000)\n"
 "      --seed N         seed of the MESI account's scheduler (default 1)\n"
+"      --invlpgb        the emulated machine has AMD INVLPGB (system opts invlpgb):\n"
+"                       profiles from v6.16 give an mm on 4+ CPUs a global ASID\n"
+"                       and flush it by INVLPGB + TLBSYNC (4afeb0ed1753); in threads\n"
+"                       mode with 4+ tasks the counters then start once the warm-up\n"
+"                       ended and every CPU uses that ASID, and a table per flush\n"
+"                       of INVLPGBs, TLBSYNCs, IPIs and IPIs avoided follows\n"
 "  -q, --quiet          no will-it-scale per-sample lines\n"
 "  -h, --help           this text\n"
 "\n"
@@ -297,6 +304,9 @@ static int parse_option(struct cmp *c, int opt, const char *arg)
 		return 0;
 	case O_NOACCT:
 		c->no_acct = true;
+		return 0;
+	case O_INVLPGB:
+		c->invlpgb = true;
 		return 0;
 	}
 	return -EINVAL;

@@ -68,6 +68,31 @@ void cmp_print_table(struct cmp *c)
 	putchar('\n');
 }
 
+void cmp_print_invlpgb(struct cmp *c)
+{
+	printf("## INVLPGB per flush (timed rounds; threads mode with 4+ tasks counts from the\n"
+	       "## moment every CPU runs the mm on its global ASID)\n");
+	printf("%-9s %5s  %-32s %9s %8s %8s %8s %8s %8s %6s\n", "mode", "tasks", "policy",
+	       "flushes", "invlpgb", "tlbsync", "ipi", "avoided", "ftf", "asid");
+	for (int m = 0; m < 2; m++)
+		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
+			for (unsigned int p = 0; p < c->npol; p++) {
+				struct cell *x = cell(c, m, t, p);
+				const uint64_t *s = x->stats;
+				uint64_t fl = s[TLBGEN_STAT_FLUSH_INITIATED];
+
+				printf("%-9s %5u  %-32s %9llu %8.3f %8.3f %8.3f %8.3f %8.3f %6d\n",
+				       mode_name(m), c->tasks[t], c->pol[p].label,
+				       (unsigned long long)fl, per(s[TLBGEN_STAT_INVLPGB], fl),
+				       per(s[TLBGEN_STAT_TLBSYNC], fl), per(s[TLBGEN_STAT_IPI_SENT], fl),
+				       per(s[TLBGEN_STAT_IPI_AVOIDED], fl),
+				       per(s[TLBGEN_STAT_FLUSH_FUNC], fl), x->global_asid);
+			}
+	printf("  invlpgb/tlbsync: instructions issued per flush; ipi: IPIs sent; avoided: CPUs\n"
+	       "  besides the initiator in mm_cpumask at a broadcast; ftf: flush_tlb_func calls;\n"
+	       "  asid: the threads' mm's global ASID at the end of the last round (0: none).\n\n");
+}
+
 void cmp_print_counters(struct cmp *c)
 {
 	printf("## counters per flush (timed rounds, no oracle; rd/rftf and viol from the traced\n"

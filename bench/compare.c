@@ -35,6 +35,7 @@ static void merge_round(struct cell *x, struct bench_round_result *r)
 		x->wis.nr_samples = n;
 	}
 	x->ops[x->nr++] = r->ops_per_sec;
+	x->global_asid = r->global_asid;
 	for (int i = 0; i < TLBGEN_STAT_NR; i++)
 		x->stats[i] += r->stats[i];
 	x->idle_sum += r->idle_pct;
@@ -62,6 +63,7 @@ static int run_rounds(struct cmp *c)
 						.sample_ms = c->sample_ms, .cpus = c->cpus,
 						.nr_cpus = c->nr_cpus, .hw = &c->hw_probe,
 						.warmup_samples = c->warmup,
+						.invlpgb = c->invlpgb,
 					};
 					struct bench_round_result r;
 					int err;
@@ -101,6 +103,7 @@ static int run_acct(struct cmp *c)
 					.tasks = c->tasks[t], .processes = m,
 					.duration_ms = d, .sample_ms = d, .cpus = c->cpus,
 					.nr_cpus = c->nr_cpus, .trace_reads = true,
+					.invlpgb = c->invlpgb,
 				};
 				struct bench_round_result r;
 				struct cell *x = cell(c, m, t, p);
@@ -135,7 +138,7 @@ static int run_mesi(struct cmp *c)
 		bench_progress(&c->pg, "MESI account %s (%u emulated CPUs, %llu ops)",
 			       c->mesi_pol[p].label, c->mesi_cpus, (unsigned long long)c->mesi_ops);
 		err = bench_wis_mesi(c->wl, c->mesi_pol[p].name, c->mesi_cpus, c->mesi_ops, c->seed,
-				     &c->mesi[p]);
+				     c->invlpgb, &c->mesi[p]);
 		if (err) {
 			bench_progress_done(&c->pg);
 			fprintf(stderr, "tlbgen-bench: MESI account failed: %s\n", strerror(-err));
@@ -246,6 +249,8 @@ static int report(struct cmp *c)
 	cmp_print_wis(c);
 	cmp_print_table(c);
 	cmp_print_counters(c);
+	if (c->invlpgb)
+		cmp_print_invlpgb(c);
 	printf("## will-it-scale CSV\n");
 	for (unsigned int p = 0; p < c->npol; p++) {
 		printf("# %s, policy %s\n", c->wl->name, c->pol[p].label);

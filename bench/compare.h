@@ -26,6 +26,7 @@ struct cell {			/* one (mode, tasks, policy) */
 	uint64_t hw[BENCH_HW_NR];
 	bool hw_ok;
 	long violations;
+	int global_asid;	/* --invlpgb: the shared mm's, last round */
 	/* accounting pass */
 	uint64_t acct_stats[TLBGEN_STAT_NR];
 	uint64_t remote_reads, local_reads;
@@ -45,7 +46,7 @@ struct cmp {
 	bool modes[2];		/* [0] threads, [1] processes */
 	unsigned int rounds, duration_ms, sample_ms, warmup;
 	const char *json, *csv, *svg;
-	bool no_plot, quiet, no_mesi, no_acct, seed000;
+	bool no_plot, quiet, no_mesi, no_acct, seed000, invlpgb;
 	unsigned int mesi_cpus;
 	uint64_t mesi_ops, seed;
 	int cpus[1024];
@@ -86,6 +87,8 @@ int cmp_parse_args(struct cmp *c, const char *wl_name, bool seed000, bool mesi_o
 void cmp_print_wis(struct cmp *c);
 void cmp_print_table(struct cmp *c);
 void cmp_print_counters(struct cmp *c);
+/* --invlpgb: INVLPGB, TLBSYNC, IPIs and IPIs avoided per flush. */
+void cmp_print_invlpgb(struct cmp *c);
 /* will-it-scale CSV of policy p, as runtest.py writes it for one test case. */
 void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f);
 /* The --csv file of policy p: FILE itself with one policy (or '-'), else

@@ -225,6 +225,23 @@ static void sleep_until(uint64_t t)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * --invlpgb, threads mode: the tasks' mm gets its global ASID when a flush
+ * of CPU 0's task (pid 0) meets jiffies % 32 == 0, and the transition ends
+ * a broadcast later. Wait for both (at most 2 s), then take the counters
+ * as they are: the timed period counts from there.
+ */
+static void invlpgb_settle(struct round *r, uint64_t *base)
+{
+	uint64_t until = bench_now_ns() + 2000000000ULL;
+	bool tr = true;
+
+	while (bench_now_ns() < until && !atomic_load(&r->stop) &&
+	       (tlbgen_mm__global_asid(r->mms[0], &tr) <= 0 || tr))
+		sched_yield();
+	tlbgen_stats__system(r->sys, base, TLBGEN_STAT_NR);
+}
+
 int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result *res)
 {
 	/*
@@ -235,8 +252,9 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	 * oracle there is no simulated TLB, so the tasks skip their accesses.
 	 */
 	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = o->tasks, .mode = TLBGEN_MODE_THREADED,
-		    .profile = o->profile,
+		    .profile = o->profile, .invlpgb = o->invlpgb,
 		    .flags = o->trace_reads ? 0 : TLBGEN_SYS_NO_ORACLE);
+	uint64_t base_stats[TLBGEN_STAT_NR] = { 0 };
 	struct round r = { .o = o };
 	struct task_arg *args = NULL;
 	pthread_t *th = NULL;
@@ -297,6 +315,9 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 			base_ops += last[i];
 		}
 	}
+	if (o->invlpgb && !o->processes && o->tasks >= 4 &&
+	    strcmp(tlbgen_system__get_choice(r.sys, "invlpgb"), "off"))
+		invlpgb_settle(&r, base_stats);
 	bench_proc_stat(&idle0, &tot0);
 	t0 = bench_now_ns();
 	next = t0;
@@ -348,6 +369,10 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	res->ops_per_sec = res->seconds > 0 ? (double)res->ops / res->seconds : 0;
 	res->idle_pct = tot1 > tot0 ? 100.0 * (double)(idle1 - idle0) / (double)(tot1 - tot0) : 0;
 	tlbgen_stats__system(r.sys, res->stats, TLBGEN_STAT_NR);
+	for (int i = 0; i < TLBGEN_STAT_NR; i++)
+		res->stats[i] -= base_stats[i];
+	if (o->invlpgb && !o->processes)
+		res->global_asid = tlbgen_mm__global_asid(r.mms[0], NULL);
 	res->violations = o->trace_reads ? tlbgen_oracle__violations(r.sys) : 0;
 	sum_acct(&r, o->tasks, &res->remote_reads, &res->local_reads);
 out:
@@ -385,10 +410,10 @@ void bench_round_result_free(struct bench_round_result *r)
  * Every traced line access drives the MESI model.
  */
 int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, unsigned int ncpu,
-		   uint64_t target, uint64_t seed, struct bench_mesi_result *res)
+		   uint64_t target, uint64_t seed, bool invlpgb, struct bench_mesi_result *res)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = ncpu, .mode = TLBGEN_MODE_STEPPED,
-		    .profile = profile, .seed = seed);
+		    .profile = profile, .seed = seed, .invlpgb = invlpgb);
 	struct round r = { 0 };
 	struct tlbgen_mm *mm = NULL;
 	unsigned long region = wl->region_pages, *page = NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/x86/mm/tlb.h"
 #include "base/alloc.h"
 #include "base/printk.h"
 #include "core/access.h"
@@ -56,6 +57,22 @@ static int tlbgen__init_cpu_blocks(struct tlbgen_system *sys, unsigned int i)
 	return err ? err : tlbgen__simtlb_init(sys, i);
 }
 
+/* The INVLPGB fields: each bad one is named, state untouched. */
+static int check_invlpgb_opts(const struct tlbgen_system_opts *o)
+{
+	if (o->global_asids > TLBGEN_GLOBAL_ASIDS_MAX || (o->global_asids && !o->invlpgb)) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: system opts: global_asids = %u: need 0..%u, "
+			   "and invlpgb\n", o->global_asids, TLBGEN_GLOBAL_ASIDS_MAX);
+		return -EINVAL;
+	}
+	if (o->invlpgb_count_max > 65536 || (o->invlpgb_count_max && !o->invlpgb)) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: system opts: invlpgb_count_max = %u: need "
+			   "0..65536, and invlpgb\n", o->invlpgb_count_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 				     struct tlbgen_system **out)
 {
@@ -63,7 +80,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	struct tlbgen_system *sys;
 	int err;
 
-	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, machine))
+	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, invlpgb_count_max))
 		return -EINVAL;
 	TLBGEN_OPTS_COPY(&o, opts);
 	if (!o.nr_cpus)
@@ -82,6 +99,9 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		return -EINVAL;
 	if (o.runtime && TLBGEN_OPTS_VALID(o.runtime, tlbgen_runtime_opts, yields_before_sleep))
 		return -EINVAL;
+	err = check_invlpgb_opts(&o);
+	if (err)
+		return err;
 
 	sys = calloc(1, sizeof(*sys));
 	if (!sys)
@@ -101,16 +121,19 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 			 o.mode == TLBGEN_MODE_THREADED ? &tlbgen__threaded_transport :
 							  &tlbgen__virtual_transport;
 	if (o.mode == TLBGEN_MODE_VIRTUAL) {
+		/* A caller's shorter struct keeps skylake-56's later fields. */
+		tlbgen_machine_lookup("skylake-56", &sys->machine);
 		if (o.machine)
-			memcpy(&sys->machine, o.machine, sizeof(sys->machine));
-		else
-			tlbgen_machine_lookup("skylake-56", &sys->machine);
+			TLBGEN_OPTS_COPY(&sys->machine, o.machine);
+		sys->machine.sz = sizeof(sys->machine);
 		/* The TLB costs the observers charge come from the machine. */
 		sys->cost_model.sz = sizeof(sys->cost_model);
 		sys->cost_model.inv_page_cycles = sys->machine.invlpg;
 		sys->cost_model.full_flush_cycles = sys->machine.cr3_write;
 		sys->cost_model.refill_cycles = sys->machine.refill;
 		sys->cost_model.mhz = sys->machine.mhz;
+		sys->cost_model.invlpgb_cycles = sys->machine.invlpgb;
+		sys->cost_model.tlbsync_cycles = sys->machine.tlbsync;
 	}
 	sys->mask_longs = TLBGEN_MASK_LONGS(o.nr_cpus);
 	sys->rng = o.seed ? o.seed : 0x9E3779B97F4A7C15ULL;
@@ -157,6 +180,12 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		if (err)
 			goto fail;
 	}
+	sys->invlpgb = o.invlpgb;
+	if (o.invlpgb) {
+		err = tlbgen__global_asid_init(sys, o.global_asids, o.invlpgb_count_max);
+		if (err)
+			goto fail;
+	}
 	if (sys->transport->create) {
 		err = sys->transport->create(sys);
 		if (err)
@@ -167,6 +196,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 fail:
 	if (sys->transport->destroy)
 		sys->transport->destroy(sys);
+	tlbgen__global_asid_destroy(sys);
 	tlbgen__free_cpus(sys);
 	if (sys->init_mm)
 		tlbgen__mm_free(sys->init_mm);
@@ -193,6 +223,7 @@ TLBGEN_API int tlbgen_system__destroy(struct tlbgen_system *sys)
 		sys->mm_list = mm->priv.next;
 		tlbgen__mm_free(mm);
 	}
+	tlbgen__global_asid_destroy(sys);
 	tlbgen__free_cpus(sys);
 	tlbgen__mm_free(sys->init_mm);
 	free(sys->all_cpus_mask);
@@ -254,7 +285,7 @@ TLBGEN_API int tlbgen_cpu__tlbstate(const struct tlbgen_system *sys, unsigned in
 	memset(out, 0, sizeof(*out));
 	out->loaded_mm_switching = mm == LOADED_MM_SWITCHING;
 	out->loaded_mm_ctx_id = out->loaded_mm_switching ? 0 : mm->context.ctx_id;
-	out->loaded_mm_asid = c->tlbstate.loaded_mm_asid;
+	out->loaded_mm_asid = tlbgen__this_loaded_mm_asid(sys, cpu);
 	out->next_asid = c->tlbstate.next_asid;
 	out->is_lazy = tlbgen__this_is_lazy(sys, cpu);
 	for (int i = 0; i < TLBGEN_TLB_NR_DYN_ASIDS; i++) {
@@ -280,10 +311,13 @@ TLBGEN_API int tlbgen_cpu__local_tlb_gen(const struct tlbgen_system *sys, unsign
 					 uint64_t *out)
 {
 	const struct tlbgen_cpu *c;
+	uint16_t asid;
 
 	if (!tlbgen__sys_valid(sys) || cpu >= sys->nr_cpus || !out)
 		return -EINVAL;
 	c = tlbgen__cpu(sys, cpu);
-	*out = c->tlbstate.ctxs[c->tlbstate.loaded_mm_asid].tlb_gen;
+	asid = tlbgen__this_loaded_mm_asid(sys, cpu);
+	/* A global ASID has no generation: INVLPGB keeps it current. */
+	*out = tlbgen__is_global_asid(asid) ? 0 : c->tlbstate.ctxs[asid].tlb_gen;
 	return 0;
 }

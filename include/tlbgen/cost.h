@@ -21,7 +21,11 @@
  *    is about 100 ns", and 260 cycles at 2.6 GHz is that;
  *  - refill 26: a ~10 ns TLB-miss penalty at 2.6 GHz, a page walk whose
  *    paging-structure lines hit in cache. A workload that misses the caches
- *    pays far more: set it per run.
+ *    pays far more: set it per run;
+ *  - invlpgb 260 and tlbsync 2600 (estimates: no public measurement): the
+ *    issue of one INVLPGB as an INVLPG, and TLBSYNC as a 1 us round trip
+ *    to every core. The initiator pays both; the CPUs the broadcast reaches
+ *    pay nothing. They are part of inv_cycles in struct tlbgen_cost_account.
  */
 #ifndef TLBGEN_COST_H
 #define TLBGEN_COST_H
@@ -39,6 +43,8 @@ struct tlbgen_cost_model {
 	uint64_t refill_cycles;		/* a TLB miss: page walk and fill */
 	unsigned int mhz;		/* cycles -> time for busy-waits and printing; > 0 */
 	bool spend;			/* threaded mode: busy-wait the charged cycles */
+	uint64_t invlpgb_cycles;	/* issuing one INVLPGB (a caller's shorter struct: 260) */
+	uint64_t tlbsync_cycles;	/* one TLBSYNC (a caller's shorter struct: 2600) */
 };
 
 /* What the per-CPU account holds. */
@@ -49,9 +55,12 @@ enum tlbgen_cost_item {
 	TLBGEN_COST_INV_CYCLES,		/* cycles charged for invalidations */
 	TLBGEN_COST_FULL_CYCLES,	/* ... for full flushes */
 	TLBGEN_COST_REFILL_CYCLES,	/* ... for refills */
+	TLBGEN_COST_INVLPGBS,		/* INVLPGBs issued (their cycles: INV_CYCLES) */
+	TLBGEN_COST_TLBSYNCS,		/* TLBSYNCs waited (their cycles: INV_CYCLES) */
 	TLBGEN_COST_NR
 };
 
+/* inv_cycles includes the INVLPGB and TLBSYNC cycles of the initiator. */
 struct tlbgen_cost_account {
 	uint64_t inv_pages, full_flushes, refills;
 	uint64_t inv_cycles, full_cycles, refill_cycles;

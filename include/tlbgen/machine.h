@@ -44,6 +44,10 @@ struct tlbgen_machine {
 	uint32_t zap;			/* clearing one PTE and freeing its page */
 	uint32_t user_work;		/* user code between two operations */
 	uint32_t spin;			/* one cpu_relax() of a wait loop */
+	/* AMD broadcast invalidation (system opts invlpgb); a model whose sz
+	 * ends before them gets skylake-56's figures. */
+	uint32_t invlpgb;		/* issuing one INVLPGB (it does not wait) */
+	uint32_t tlbsync;		/* TLBSYNC: until every CPU completed them */
 };
 
 /*

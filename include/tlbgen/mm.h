@@ -39,7 +39,10 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
  * run (stepped: tlbgen_run_until_idle()), then destroy. Without trimming
  * (trim_cpumask=none) but with wrong_mm=remote-clear or all-clear, the
  * flush's IPIs clear the bits of CPUs that run another mm; the initiator
- * sends itself none, so flush once more from a second CPU.
+ * sends itself none, so flush once more from a second CPU. An mm with a
+ * global ASID (INVLPGB) is flushed without IPIs, which trim nothing: its
+ * mm_cpumask bits do not block destruction. Destruction frees the global
+ * ASID (mm_free_global_asid(), reusable after the next ASID-space wrap).
  */
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm);
 
@@ -69,6 +72,16 @@ TLBGEN_API int tlbgen_mm__cpumask_test(const struct tlbgen_mm *mm, unsigned int 
  * Thread-safe (a racy snapshot while CPUs switch).
  */
 TLBGEN_API int tlbgen_mm__cpumask_weight(const struct tlbgen_mm *mm);
+
+/*
+ * tlbgen_mm__global_asid - mm->context.global_asid: the ASID the mm uses on
+ * every CPU once consider_global_asid() found it active on more than 3
+ * CPUs (4afeb0ed1753), 0 while it has none (or the system has no INVLPGB).
+ * When in_transition is not NULL it gets mm->context.asid_transition: some
+ * CPU may still run the mm on its per-CPU dynamic ASID. Returns the ASID
+ * (>= 0), or -EINVAL for NULL. Thread-safe.
+ */
+TLBGEN_API int tlbgen_mm__global_asid(const struct tlbgen_mm *mm, bool *in_transition);
 
 /* tlbgen_mm__nr_pages - size of the page table, 0 for NULL. Thread-safe. */
 TLBGEN_API unsigned long tlbgen_mm__nr_pages(const struct tlbgen_mm *mm);

@@ -55,6 +55,12 @@ enum tlbgen_stat {
 	TLBGEN_STAT_DSB,		/* arm64 DSB ISH waits for TLBI completion */
 	TLBGEN_STAT_PV_FLUSH_DEFERRED,	/* kvm_flush_tlb_multi(): preempted target marked, no IPI */
 	TLBGEN_STAT_PV_FLUSH_AT_RESUME,	/* the host's flush of a marked vCPU as it ran again */
+	TLBGEN_STAT_INVLPGB,		/* x86 INVLPGB broadcasts issued (4afeb0ed1753) */
+	TLBGEN_STAT_TLBSYNC,		/* TLBSYNC waits for this CPU's INVLPGBs */
+	TLBGEN_STAT_IPI_AVOIDED,	/* a broadcast flush: CPUs besides the initiator in
+					 * mm_cpumask, the targets flush_tlb_multi() would
+					 * have been given */
+	TLBGEN_STAT_GLOBAL_ASID_ASSIGNED,/* use_global_asid() gave an mm a global ASID */
 	TLBGEN_STAT_NR
 };
 

@@ -46,6 +46,10 @@ struct tlbgen_clock {
 #define TLBGEN_SYS_NO_ORACLE	(1U << 0)	/* no simulated TLB checks (pure speed) */
 #define TLBGEN_SYS_NO_STATS	(1U << 1)	/* no per-CPU counters on hot paths */
 
+/* The kernel's global_asid_available at boot: MAX_ASID_AVAILABLE (4094)
+ * - TLB_NR_DYN_ASIDS - 1. */
+#define TLBGEN_GLOBAL_ASIDS_MAX		4087U
+
 struct tlbgen_system_opts {
 	size_t sz;		/* sizeof(struct tlbgen_system_opts) */
 	unsigned int nr_cpus;	/* 1 .. TLBGEN_MAX_CPUS; 0 means 4 */
@@ -61,6 +65,26 @@ struct tlbgen_system_opts {
 	const struct tlbgen_runtime_opts *runtime;
 	/* Virtual mode: the machine model (NULL: "skylake-56"); copied. */
 	const struct tlbgen_machine *machine;
+	/*
+	 * AMD broadcast TLB invalidation (X86_FEATURE_INVLPGB): the machine has
+	 * INVLPGB and TLBSYNC. Off by default, as on Intel. A profile whose
+	 * `invlpgb` choice is on-when-available then hands global ASIDs to mms
+	 * active on more than 3 CPUs and flushes them without IPIs. With the
+	 * oracle in threaded mode each simulated TLB takes a lock, since a
+	 * TLBSYNC edits every CPU's.
+	 */
+	bool invlpgb;
+	/*
+	 * Global ASIDs the allocator may hand out at once (global_asid_available):
+	 * 0 = the kernel's 4087, MAX_ASID_AVAILABLE (4094, 12 PCID bits, no PTI)
+	 * - TLB_NR_DYN_ASIDS - 1; else 1 .. 4087, a smaller space for tests of
+	 * depletion and reuse. Only with invlpgb.
+	 */
+	unsigned int global_asids;
+	/* invlpgb_count_max (CPUID 0x80000008 EDX[15:0] + 1): pages one INVLPGB
+	 * covers; 0 = 8 (an assumption: the value is per part), else 1 .. 65536.
+	 * Only with invlpgb. */
+	unsigned int invlpgb_count_max;
 };
 
 /*
@@ -68,6 +92,8 @@ struct tlbgen_system_opts {
  * all running init_mm, with the policy named by opts->profile.
  * Returns 0 and stores the system in *out, or:
  *  -EINVAL  NULL argument, bad sz, nr_cpus out of range, unknown mode,
+ *           global_asids or invlpgb_count_max out of range or set without
+ *           invlpgb (the message names the field),
  *  -ENOENT  unknown profile name (the valid names are printed),
  *  -ENOMEM  allocation failure.
  * Thread-safe (distinct systems are independent).

@@ -91,7 +91,7 @@ TLBGEN_API long tlbgen_get_tlb_single_page_flush_ceiling(const struct tlbgen_sys
 struct tlbgen_cpu_tlbstate {
 	uint64_t loaded_mm_ctx_id;	/* ctx_id of loaded_mm (1 = init_mm) */
 	bool loaded_mm_switching;	/* loaded_mm == LOADED_MM_SWITCHING */
-	uint16_t loaded_mm_asid;
+	uint16_t loaded_mm_asid;	/* >= TLBGEN_TLB_NR_DYN_ASIDS: a global ASID */
 	uint16_t next_asid;
 	bool is_lazy;			/* cpu_tlbstate_shared.is_lazy */
 	struct { uint64_t ctx_id, tlb_gen; } ctxs[TLBGEN_TLB_NR_DYN_ASIDS];
@@ -114,7 +114,8 @@ TLBGEN_API int tlbgen_cpu__loaded_mm_is(const struct tlbgen_system *sys, unsigne
 
 /*
  * tlbgen_cpu__local_tlb_gen - ctxs[loaded_mm_asid].tlb_gen of `cpu`, i.e. the
- * generation of the loaded mm it has caught up to. -EINVAL. Thread-safe for
+ * generation of the loaded mm it has caught up to (0 on a global ASID,
+ * which INVLPGB keeps current without generations). -EINVAL. Thread-safe for
  * the CPU's own thread, racy snapshot otherwise.
  */
 TLBGEN_API int tlbgen_cpu__local_tlb_gen(const struct tlbgen_system *sys, unsigned int cpu,

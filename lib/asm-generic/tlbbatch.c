@@ -40,3 +40,21 @@ void tlbgen__tlbbatch_flush_ipi(struct tlbgen_system *sys, unsigned int cpu,
 	b->unmapped_pages = false;
 	tlbgen__smp_wait(sys, cpu, tlbbatch_finish, b);
 }
+
+void tlbgen__tlbbatch_flush_broadcast(struct tlbgen_system *sys, unsigned int cpu,
+				      struct tlbgen_tlbbatch *b,
+				      void (*broadcast)(struct tlbgen_system *sys, unsigned int cpu))
+{
+	struct tlbgen_flush_tlb_info *info;
+
+	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_INITIATED);
+	info = tlbgen__flush_info_init(sys, cpu, NULL, 0, TLBGEN_TLB_FLUSH_ALL, 0, false,
+				       TLBGEN_TLB_GENERATION_INVALID);
+	tlbgen__oracle_flush_number(sys, cpu, &info->oracle, TLBGEN_TLB_GENERATION_INVALID, 0,
+				    TLBGEN_TLB_FLUSH_ALL, true);
+	b->inflight = true;
+	broadcast(sys, cpu);
+	tlbgen__private_mask_clear(b->cpumask, sys->mask_longs);
+	b->unmapped_pages = false;
+	tlbgen__smp_wait(sys, cpu, tlbbatch_finish, b);
+}

@@ -42,4 +42,13 @@ void tlbgen__tlbbatch_flush_ipi(struct tlbgen_system *sys, unsigned int cpu,
 				struct tlbgen_tlbbatch *b, tlbgen_flush_multi_fn multi,
 				tlbgen_smp_call_func_t func);
 
+/*
+ * The same flush done by a hardware broadcast that reaches every CPU,
+ * whatever the batch's cpumask: `broadcast` runs on this CPU and returns
+ * once it completed everywhere; then the mask is cleared.
+ */
+void tlbgen__tlbbatch_flush_broadcast(struct tlbgen_system *sys, unsigned int cpu,
+				      struct tlbgen_tlbbatch *b,
+				      void (*broadcast)(struct tlbgen_system *sys, unsigned int cpu));
+
 #endif

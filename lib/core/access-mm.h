@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lib/core/access-mm.h - the shared-access layer for an mm's own words:
- * mm->tlb_flush_batched, the batch pins, the simulated page table's PTEs
- * and its page-table lock, and the API's untraced looks at CPU state.
+ * mm->tlb_flush_batched, the batch pins, mm->context.global_asid and
+ * asid_transition, the simulated page table's PTEs and its page-table
+ * lock, and the API's untraced looks at CPU state.
  * Included by core/access.h, which holds the per-CPU and flush lines.
  */
 #ifndef TLBGEN_CORE_ACCESS_MM_H
@@ -40,6 +41,82 @@ static inline void tlbgen__mm_pin(struct tlbgen_mm *mm)
 static inline void tlbgen__mm_unpin(struct tlbgen_mm *mm)
 {
 	atomic_fetch_sub_explicit(&mm->inflight, 1, memory_order_release);
+}
+
+/* ---- cpu_tlbstate.loaded_mm_asid, this CPU's side ------------------------------------ */
+
+/* this_cpu_write(cpu_tlbstate.loaded_mm_asid): finish_asid_transition()
+ * reads it remotely, so it is a relaxed atomic store. */
+static inline void tlbgen__loaded_mm_asid_write(struct tlbgen_system *sys, unsigned int cpu,
+						uint16_t asid)
+{
+	atomic_store_explicit(&tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm_asid, asid,
+			      memory_order_relaxed);
+}
+
+static inline uint16_t tlbgen__this_loaded_mm_asid(const struct tlbgen_system *sys,
+						   unsigned int cpu)
+{
+	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm_asid,
+				    memory_order_relaxed);
+}
+
+/* ---- mm->context.global_asid and asid_transition (d504d1247e36) -------------------- */
+
+/* mm_global_asid(): 0 without the feature; acquire pairs with the assign.
+ * Not traced: written once per mm lifetime, read-mostly. */
+static inline uint16_t tlbgen__mm_global_asid(const struct tlbgen_system *sys,
+					      const struct tlbgen_mm *mm)
+{
+	if (!tlbgen__invlpgb_on(sys))
+		return 0;
+	return atomic_load_explicit(&((struct tlbgen_mm *)mm)->context.global_asid,
+				    memory_order_acquire);
+}
+
+/* mm_assign_global_asid(): a flush that sees the ASID must also see
+ * asid_transition set (finish_asid_transition() relies on it). */
+static inline void tlbgen__mm_assign_global_asid(struct tlbgen_mm *mm, uint16_t asid)
+{
+	atomic_store_explicit(&mm->context.asid_transition, true, memory_order_relaxed);
+	atomic_store_explicit(&mm->context.global_asid, asid, memory_order_release);
+}
+
+/* mm_free_global_asid()'s clear, under global_asid_lock. */
+static inline uint16_t tlbgen__mm_take_global_asid(struct tlbgen_mm *mm)
+{
+	uint16_t asid = atomic_load_explicit(&mm->context.global_asid, memory_order_relaxed);
+
+	atomic_store_explicit(&mm->context.global_asid, 0, memory_order_relaxed);
+	return asid;
+}
+
+/* mm_in_asid_transition(): READ_ONCE(mm->context.asid_transition). */
+static inline bool tlbgen__mm_in_asid_transition(const struct tlbgen_system *sys,
+						 const struct tlbgen_mm *mm)
+{
+	if (!tlbgen__invlpgb_on(sys) || !mm)
+		return false;
+	return atomic_load_explicit(&((struct tlbgen_mm *)mm)->context.asid_transition,
+				    memory_order_relaxed);
+}
+
+/* mm_clear_asid_transition(): WRITE_ONCE(..., false). */
+static inline void tlbgen__mm_clear_asid_transition(struct tlbgen_mm *mm)
+{
+	atomic_store_explicit(&mm->context.asid_transition, false, memory_order_relaxed);
+}
+
+/* A count for the broadcast's "IPIs avoided": a look, not a kernel access. */
+static inline unsigned int tlbgen__peek_cpumask_others(const struct tlbgen_system *sys,
+							const struct tlbgen_mm *mm, unsigned int cpu)
+{
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < sys->mask_longs; i++)
+		n += (unsigned int)__builtin_popcountl(
+			atomic_load_explicit(&mm->cpu_bitmap[i], memory_order_relaxed));
+	return n - (cpumask_test_cpu(cpu, mm->cpu_bitmap) ? 1 : 0);
 }
 
 /* ---- looks from outside the model ------------------------------------------------------ */

@@ -151,6 +151,21 @@ static inline bool tlbgen__mm_cpumask_others(struct tlbgen_system *sys, unsigned
 	return cpumask_any_but(mm->cpu_bitmap, sys->nr_cpus, cpu) < sys->nr_cpus;
 }
 
+/* cpumask_weight(mm_cpumask(mm)), word by word. */
+static inline unsigned int tlbgen__mm_cpumask_weight(struct tlbgen_system *sys, unsigned int cpu,
+						     struct tlbgen_mm *mm)
+{
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < sys->mask_longs; i++) {
+		tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_CPUMASK, &mm->cpu_bitmap[i],
+				   TLBGEN_OP_READ);
+		n += (unsigned int)__builtin_popcountl(
+			atomic_load_explicit(&mm->cpu_bitmap[i], memory_order_relaxed));
+	}
+	return n;
+}
+
 /* cpumask_or(dst, dst, mm_cpumask(mm)) into a task-private mask. */
 static inline void tlbgen__mm_cpumask_or_into(struct tlbgen_system *sys, unsigned int cpu,
 					      struct tlbgen_mm *mm, atomic_ulong *dst)
@@ -263,6 +278,16 @@ static inline void tlbgen__note_ipi_skipped(struct tlbgen_system *sys, unsigned 
 {
 	if (unlikely(sys->exec) && sys->exec->ipi_skipped)
 		sys->exec->ipi_skipped(sys, cpu, target);
+}
+
+/* READ_ONCE(per_cpu(cpu_tlbstate.loaded_mm_asid, cpu)) by `reader`. */
+static inline uint16_t tlbgen__remote_loaded_mm_asid(struct tlbgen_system *sys,
+						     unsigned int reader, unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+
+	tlbgen__trace_line(sys, reader, TLBGEN_LINE_TLBSTATE, &c->tlbstate, TLBGEN_OP_READ);
+	return atomic_load_explicit(&c->tlbstate.loaded_mm_asid, memory_order_relaxed);
 }
 
 /* ---- flush_tlb_info ------------------------------------------------------------------ */

@@ -126,6 +126,11 @@ static const struct tlbgen_choice_value cond_eval_v[] = {
 static const struct tlbgen_choice_value pv_flush_v[] = {
 	V("native", PV_FLUSH_NATIVE, OLD),
 	V("kvm", PV_FLUSH_KVM, OLD), END };
+static const struct tlbgen_choice_value invlpgb_v[] = {
+	V("off", INVLPGB_OFF, OLD),
+	/* With d504d1247e36, be88a1dd6112, c9826613a9cb, 72a920eacd8a before it. */
+	V("on-when-available", INVLPGB_ON, "4afeb0ed1753", "v6.15"),
+	V("no-tlbsync", INVLPGB_NO_TLBSYNC, NOT_MAINLINE), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "b7333b58f358", "v5.9"), END };
@@ -165,6 +170,11 @@ static const struct tlbgen_choice choices[] = {
 	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
 	L("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling, "x86",
 	  "x86 range ceiling in stride units, strict >"),
+	E("invlpgb", invlpgb, invlpgb_v, "x86",
+	  "on a machine with INVLPGB (system opts): an mm active on more than 3 CPUs gets a global "
+	  "ASID and flush_tlb_mm_range() flushes it by INVLPGB + TLBSYNC instead of IPIs, the "
+	  "batch flush by one INVLPGB of all non-global entries (4afeb0ed1753, 0b7eb55cb706); "
+	  "no-tlbsync is a broken variant that never waits for its INVLPGBs"),
 	E("pv_flush_tlb_multi", pv_flush, pv_flush_v, "x86",
 	  "flush_tlb_multi on bare metal (native) or in a KVM guest (kvm_flush_tlb_multi(): a "
 	  "preempted vCPU gets KVM_VCPU_FLUSH_TLB instead of an IPI, and the host flushes its "

@@ -53,6 +53,8 @@ static const struct tlbgen_machine skylake_56 = {
 	.zap = NS(2000, 2500),			/* zap_pte_range() of one page + free (estimate) */
 	.user_work = 10,			/* will-it-scale's store to the page */
 	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */
+	.invlpgb = NS(100, 2500),		/* issue, as an INVLPG (estimate) */
+	.tlbsync = NS(1000, 2500),		/* a fabric round trip to every core (estimate) */
 };
 
 /* Rik van Riel's two-socket box of 6db2526c1d69: 2 x 20 cores x 2 threads
@@ -67,6 +69,7 @@ static const struct tlbgen_machine skx_2s_80 = {
 	.irq_exit = NS(320, 2500), .invlpg = NS(100, 2500), .cr3_write = 251, .refill = 30,
 	.syscall = NS(478, 2500), .page_fault = NS(2000, 2500), .ptl = 25,
 	.zap = NS(2000, 2500), .user_work = 10, .spin = 140,
+	.invlpgb = NS(100, 2500), .tlbsync = NS(1000, 2500),
 };
 
 static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skx_2s_80 };
@@ -85,6 +88,7 @@ static const struct field fields[] = {
 	C(hit), C(same_socket), C(cross_socket), C(memory), C(rmw), C(inval_sharer),
 	C(ipi_send), C(ipi_latency), C(irq_entry), C(irq_exit), C(invlpg), C(cr3_write),
 	C(refill), C(syscall), C(page_fault), C(ptl), C(zap), C(user_work), C(spin),
+	C(invlpgb), C(tlbsync),
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -209,10 +213,15 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, spin))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, tlbsync))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
-		unsigned long v = field_get(m, &fields[i]);
+		unsigned long v;
+
+		/* A caller's older, shorter struct: the field is not there. */
+		if (fields[i].off + sizeof(uint32_t) > m->sz)
+			continue;
+		v = field_get(m, &fields[i]);
 
 		if (v < fields[i].min || v > fields[i].max)
 			return -EINVAL;
@@ -227,7 +236,7 @@ TLBGEN_API int tlbgen_machine_describe(const struct tlbgen_machine *m, char *buf
 	if (tlbgen__machine_valid(m) || (!buf && len))
 		return -EINVAL;
 	off = (size_t)snprintf(buf, len, "%s:", m->name);
-	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fields) && fields[i].off + sizeof(uint32_t) <= m->sz; i++)
 		off += (size_t)snprintf(off < len ? buf + off : NULL, off < len ? len - off : 0,
 					"%s%s=%lu", i ? "," : "", fields[i].name,
 					field_get(m, &fields[i]));

@@ -32,7 +32,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "tlb_single_page_flush_ceiling=33,"
 	  "batch_arch=x86,batched_unmap=on,arm64_batched_unmap=off,riscv_batched_unmap=off,"
 	  "arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
-	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue" },
+	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue,"
+	  "invlpgb=off" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },
@@ -51,10 +52,13 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.14", "v6.8",
 	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
 	  "same_mm_cpumask_check=debug_vm" },
-	/* fea4e317f9e7 and 4a02ed8e1cc3 (v6.15), 4b634918384c (v6.16). */
+	/*
+	 * fea4e317f9e7, 4a02ed8e1cc3 and AMD INVLPGB (4afeb0ed1753, used only
+	 * where the machine has it) in v6.15; 4b634918384c (v6.16).
+	 */
 	{ "v6.16", "v6.14",
 	  "loaded_mm_switching=on,switching_write=early,ceiling_place=get_flush_tlb_info,"
-	  "batched_pending=flush_tlb_mm" },
+	  "batched_pending=flush_tlb_mm,invlpgb=on-when-available" },
 	/* 83b0177a6c48 (v6.18-rc2). */
 	{ "v6.18", "v6.16", "switch_mm_barrier=on" },
 	/* cb1fa2e99955: arm64 write faults flush locally. */
@@ -227,6 +231,24 @@ TLBGEN_API int tlbgen_profile_names(const char **names, size_t n)
 	return (int)k;
 }
 
+/*
+ * X86_FEATURE_INVLPGB is fixed at boot in the kernel: while a global ASID
+ * is handed out, a profile must not turn its use on or off, or CPUs on it
+ * would miss IPI flushes.
+ */
+static int invlpgb_switch_check(const struct tlbgen_system *sys, const struct tlbgen_profile *p)
+{
+	bool now = tlbgen__invlpgb_on(sys);
+	bool next = sys->invlpgb && p->invlpgb != INVLPGB_OFF;
+
+	if (now != next && tlbgen__global_asids_in_use(sys)) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: invlpgb: global ASIDs in use, cannot turn it %s\n",
+			   next ? "on" : "off");
+		return -EBUSY;
+	}
+	return 0;
+}
+
 TLBGEN_API int tlbgen_system__set_profile(struct tlbgen_system *sys, const char *name)
 {
 	struct tlbgen_profile p;
@@ -238,19 +260,28 @@ TLBGEN_API int tlbgen_system__set_profile(struct tlbgen_system *sys, const char 
 		return -EINVAL;
 	err = tlbgen__profile_lookup(name, &p);
 	if (!err)
+		err = invlpgb_switch_check(sys, &p);
+	if (!err)
 		sys->profile = p;
 	return err;
 }
 
 TLBGEN_API int tlbgen_system__set_choices(struct tlbgen_system *sys, const char *s)
 {
+	struct tlbgen_profile tmp;
 	int err = tlbgen__check_quiescent(sys);
 
 	if (err)
 		return err;
 	if (!s)
 		return -EINVAL;
-	return tlbgen__profile_apply_choices(&sys->profile, s);
+	tmp = sys->profile;
+	err = tlbgen__profile_apply_choices(&tmp, s);
+	if (!err)
+		err = invlpgb_switch_check(sys, &tmp);
+	if (!err)
+		sys->profile = tmp;
+	return err;
 }
 
 TLBGEN_API int tlbgen_system__set_choice(struct tlbgen_system *sys, const char *choice,
@@ -265,6 +296,8 @@ TLBGEN_API int tlbgen_system__set_choice(struct tlbgen_system *sys, const char *
 		return -EINVAL;
 	tmp = sys->profile;
 	err = tlbgen__profile_set_one(&tmp, choice, strlen(choice), value, strlen(value));
+	if (!err)
+		err = invlpgb_switch_check(sys, &tmp);
 	if (!err)
 		sys->profile = tmp;
 	return err;

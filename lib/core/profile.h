@@ -74,6 +74,12 @@ enum tlbgen_ceiling_place {
 	CEILING_IN_GET_FLUSH_TLB_INFO,		/* 4a02ed8e1cc3 */
 };
 
+enum tlbgen_invlpgb {		/* AMD broadcast TLB flush of x86 mms with a global ASID */
+	INVLPGB_OFF = 0,		/* before 4afeb0ed1753: IPIs only */
+	INVLPGB_ON,			/* 4afeb0ed1753 when the machine has INVLPGB */
+	INVLPGB_NO_TLBSYNC,		/* broken: no TLBSYNC waits for the INVLPGBs */
+};
+
 _Static_assert(sizeof(enum tlbgen_gen_read) == sizeof(int), "choices are int-sized");
 
 struct tlbgen_profile {
@@ -92,6 +98,7 @@ struct tlbgen_profile {
 	long tlb_single_page_flush_ceiling;
 	enum tlbgen_pv_flush pv_flush;
 	enum tlbgen_ipi_cond_eval ipi_cond_eval;
+	enum tlbgen_invlpgb invlpgb;
 	/* User replacements (NULL: the built-in, driven by the choices above). */
 	tlbgen_flush_decide_fn flush_decide;
 	tlbgen_ipi_cond_fn ipi_cond_fn;

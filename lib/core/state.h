@@ -49,7 +49,9 @@ struct tlbgen_tlb_context {
 struct tlbgen_tlb_state {
 	_Atomic(struct tlbgen_mm *) loaded_mm;
 	struct tlbgen_mm *last_user_mm;
-	uint16_t loaded_mm_asid;
+	/* Read remotely by finish_asid_transition() (4afeb0ed1753). A global
+	 * ASID (>= TLB_NR_DYN_ASIDS) has no ctxs[] slot. */
+	_Atomic uint16_t loaded_mm_asid;
 	uint16_t next_asid;
 	bool invalidate_other;
 	uint8_t lam;
@@ -137,6 +139,8 @@ struct tlbgen_cpu {
 		atomic_ulong *pv_mask;		/* __pv_cpu_mask (kvm_flush_tlb_multi) */
 		atomic_ulong *cond_mask;	/* flush_tlb_mask (6035152d8eeb's pre-pass) */
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
+		struct tlbgen_invlpgb_ring *invlpgb;	/* INVLPGBs this CPU issued, not yet
+							 * completed by its TLBSYNC */
 		struct tlbgen_simtlb *tlb;
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
@@ -187,6 +191,11 @@ struct tlbgen_mm_context {
 	uint64_t ctx_id;
 	_Atomic uint64_t tlb_gen;
 	_Atomic uint64_t next_trim_cpumask;	/* 6db2526c1d69 */
+	/* d504d1247e36: 0, or the ASID the mm has on every CPU; set with
+	 * release after asid_transition, freed at mm destruction. */
+	_Atomic uint16_t global_asid;
+	/* Some CPU may still run the mm on its dynamic ASID. */
+	atomic_bool asid_transition;
 } __cacheline_aligned;
 
 struct tlbgen_mm {
@@ -286,6 +295,37 @@ struct tlbgen_exec_hooks {
 	void (*ipi_skipped)(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
 };
 
+/*
+ * INVLPGBs a CPU issued and its TLBSYNC has not yet waited for: until then
+ * another CPU may still use what they invalidate (the model takes the
+ * latest legal completion, as for arm64's TLBI before its DSB).
+ */
+#define TLBGEN_INVLPGB_PENDING	16
+#define TLBGEN_ASID_ALL_USER	0xfffeu	/* invlpgb_flush_all_nonglobals() */
+struct tlbgen_invlpgb_op {
+	uint16_t asid;
+	bool all;
+	unsigned long first_vpn, last_vpn;
+};
+struct tlbgen_invlpgb_ring {
+	unsigned int head, nr;
+	struct tlbgen_invlpgb_op op[TLBGEN_INVLPGB_PENDING];
+};
+
+/*
+ * The global ASID space of arch/x86/mm/tlb.c (d504d1247e36): a bitmap of
+ * [0, max) of which [TLB_NR_DYN_ASIDS, max) are global, and the ASIDs freed
+ * since the last reset_global_asid_space(), reusable only after it flushed.
+ */
+struct tlbgen_global_asids {
+	pthread_mutex_t lock;			/* global_asid_lock */
+	unsigned long *used, *freed;		/* global_asid_used, global_asid_freed */
+	unsigned int max;			/* MAX_ASID_AVAILABLE */
+	unsigned int last;			/* last_global_asid */
+	int available;				/* global_asid_available */
+	unsigned int count_max;			/* invlpgb_count_max */
+};
+
 struct tlbgen_flush_rec {
 	uint64_t id;
 	uint64_t start_seq;
@@ -344,11 +384,36 @@ struct tlbgen_system {
 	struct tlbgen_arena arena;		/* per-CPU blocks, by node */
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
+	bool invlpgb;				/* X86_FEATURE_INVLPGB (system opts) */
+	struct tlbgen_global_asids gasid;	/* with invlpgb */
 };
 
 static inline struct tlbgen_cpu *tlbgen__cpu(const struct tlbgen_system *sys, unsigned int cpu)
 {
 	return sys->cpus[cpu];
+}
+
+/*
+ * cpu_feature_enabled(X86_FEATURE_INVLPGB) as the policy sees it: the
+ * machine has it and the profile's kernel uses it (v6.15+).
+ */
+static inline bool tlbgen__invlpgb_on(const struct tlbgen_system *sys)
+{
+	return sys->invlpgb && sys->profile.invlpgb != INVLPGB_OFF;
+}
+
+/* Any global ASID handed out and not yet reclaimed by a wrap. */
+static inline bool tlbgen__global_asids_in_use(const struct tlbgen_system *sys)
+{
+	for (unsigned int i = 0; i < sys->gasid.max; i++)
+		if (bitmap_test(sys->gasid.used, i))
+			return true;
+	return false;
+}
+
+static inline bool tlbgen__is_global_asid(uint16_t asid)
+{
+	return asid >= TLBGEN_TLB_NR_DYN_ASIDS;
 }
 
 static inline bool tlbgen__oracle_on(const struct tlbgen_system *sys)

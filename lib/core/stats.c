@@ -42,6 +42,10 @@ static const char *const stat_names[TLBGEN_STAT_NR] = {
 	[TLBGEN_STAT_DSB] = "dsb",
 	[TLBGEN_STAT_PV_FLUSH_DEFERRED] = "pv_flush_deferred",
 	[TLBGEN_STAT_PV_FLUSH_AT_RESUME] = "pv_flush_at_resume",
+	[TLBGEN_STAT_INVLPGB] = "invlpgb",
+	[TLBGEN_STAT_TLBSYNC] = "tlbsync",
+	[TLBGEN_STAT_IPI_AVOIDED] = "ipi_avoided",
+	[TLBGEN_STAT_GLOBAL_ASID_ASSIGNED] = "global_asid_assigned",
 };
 
 TLBGEN_API const char *tlbgen_stat_name(enum tlbgen_stat stat)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../arch/x86/mm/tlb.h"
 #include "../base/alloc.h"
 #include "../core/access.h"
 #include "../core/check.h"
@@ -86,6 +87,7 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 {
 	struct tlbgen_system *sys;
+	bool global;
 
 	if (!tlbgen__mm_ok(mm))
 		return -EINVAL;
@@ -94,11 +96,13 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 		return -EINVAL;
 	if (tlbgen__peek_mm_pins(mm))
 		return -EBUSY;
+	/* Broadcast flushes (4afeb0ed1753) never trim mm_cpumask. */
+	global = atomic_load(&mm->context.global_asid) != 0;
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++) {
 		/* A flush of mm in flight: found through the initiator's own
 		 * flush_tlb_info, so flushing needs no shared counter. */
 		if (tlbgen__peek_loaded_mm(sys, cpu) == mm ||
-		    cpumask_test_cpu(cpu, mm->cpu_bitmap) ||
+		    (cpumask_test_cpu(cpu, mm->cpu_bitmap) && !global) ||
 		    tlbgen__peek_flush_mm(sys, cpu) == mm)
 			return -EBUSY;
 	}
@@ -110,8 +114,21 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 	if (mm->priv.next)
 		mm->priv.next->priv.prev = mm->priv.prev;
 	pthread_mutex_unlock(&sys->lock);
+	/* destroy_context() -> mm_free_global_asid() (c9826613a9cb). */
+	tlbgen__mm_free_global_asid(sys, mm);
 	tlbgen__mm_free(mm);
 	return 0;
+}
+
+TLBGEN_API int tlbgen_mm__global_asid(const struct tlbgen_mm *mm, bool *in_transition)
+{
+	struct tlbgen_mm *m = (struct tlbgen_mm *)mm;
+
+	if (!tlbgen__mm_ok(mm))
+		return -EINVAL;
+	if (in_transition)
+		*in_transition = atomic_load(&m->context.asid_transition);
+	return atomic_load(&m->context.global_asid);
 }
 
 TLBGEN_API uint64_t tlbgen_mm__ctx_id(const struct tlbgen_mm *mm)

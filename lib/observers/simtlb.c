@@ -4,9 +4,11 @@
  * array of (ASID, page) entries with LRU replacement. Entries remember the
  * ctx_id and the PTE version they were filled from; the oracle (oracle.c)
  * judges them. Only the owning CPU touches its TLB (flush callbacks run on
- * the target), so no locking is needed.
+ * the target), except a TLBSYNC, which completes INVLPGBs on every CPU:
+ * on a threaded system with INVLPGB each TLB takes a lock for it.
  */
 #include <errno.h>
+#include <sched.h>
 
 #include "../core/access.h"
 #include "../core/check.h"
@@ -26,6 +28,7 @@ struct tlbgen_tlb_entry {
 };
 
 struct tlbgen_simtlb {
+	atomic_uint lock;	/* threaded with INVLPGB only */
 	unsigned int sets, ways;
 	uint32_t tick;
 	struct tlbgen_tlb_entry e[];
@@ -52,6 +55,29 @@ void tlbgen__simtlb_free(struct tlbgen_system *sys, unsigned int cpu)
 {
 	/* The block itself goes with the system's arena. */
 	tlbgen__cpu(sys, cpu)->priv.tlb = NULL;
+}
+
+static bool tlb_locking(const struct tlbgen_system *sys)
+{
+	return sys->invlpgb && sys->mode == TLBGEN_MODE_THREADED;
+}
+
+/* Held with IRQs off (a signal IPI's flush takes its own TLB's lock). */
+static void tlb_lock(const struct tlbgen_system *sys, struct tlbgen_simtlb *t)
+{
+	unsigned int spins = 0;
+
+	if (!tlb_locking(sys))
+		return;
+	while (atomic_exchange_explicit(&t->lock, 1, memory_order_acquire))
+		if (++spins % 64 == 0)
+			sched_yield();
+}
+
+static void tlb_unlock(const struct tlbgen_system *sys, struct tlbgen_simtlb *t)
+{
+	if (tlb_locking(sys))
+		atomic_store_explicit(&t->lock, 0, memory_order_release);
 }
 
 static unsigned int tlb_set(const struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn)
@@ -108,7 +134,9 @@ void tlbgen__tlb_flush_asid(struct tlbgen_system *sys, unsigned int cpu, uint16_
 	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_FULL_FLUSHES, 1);
 	if (!t)
 		return;
+	tlb_lock(sys, t);
 	tlb_flush_all_asid(t, asid);
+	tlb_unlock(sys, t);
 }
 
 static void tlb_flush_range(struct tlbgen_simtlb *t, uint16_t asid, unsigned long first,
@@ -140,7 +168,9 @@ void tlbgen__tlb_flush_one(struct tlbgen_system *sys, unsigned int cpu, uint16_t
 	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES, 1);
 	if (!t)
 		return;
+	tlb_lock(sys, t);
 	tlb_flush_range(t, asid, first, first + (1UL << (shift - TLBGEN_PAGE_SHIFT)) - 1);
+	tlb_unlock(sys, t);
 }
 
 /* A hardware-broadcast invalidation (tlbie, TLBI IS): the issuer pays, not us. */
@@ -151,10 +181,12 @@ void tlbgen__tlb_invalidate_nocost(struct tlbgen_system *sys, unsigned int cpu, 
 
 	if (!t)
 		return;
+	tlb_lock(sys, t);
 	if (all)
 		tlb_flush_all_asid(t, asid);
 	else
 		tlb_flush_range(t, asid, first_vpn, last_vpn);
+	tlb_unlock(sys, t);
 }
 
 void tlbgen__tlb_invalidate_mm(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
@@ -174,6 +206,32 @@ void tlbgen__tlb_broadcast_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 		tlbgen__tlb_invalidate_mm(sys, cpu, mm, first_vpn, last_vpn, all);
 }
 
+void tlbgen__tlb_broadcast_asid(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
+				unsigned long first_vpn, unsigned long last_vpn, bool all)
+{
+	bool irqs = tlb_locking(sys) && !tlbgen__irqs_disabled(sys, cpu);
+
+	if (!tlbgen__oracle_on(sys))
+		return;
+	if (irqs)
+		tlbgen__local_irq_disable(sys, cpu);
+	for (unsigned int t = 0; t < sys->nr_cpus; t++) {
+		struct tlbgen_simtlb *tlb = tlbgen__cpu(sys, t)->priv.tlb;
+
+		if (asid != TLBGEN_ASID_ALL_USER) {
+			tlbgen__tlb_invalidate_nocost(sys, t, asid, first_vpn, last_vpn, all);
+			continue;
+		}
+		tlb_lock(sys, tlb);
+		for (size_t i = 0; i < (size_t)tlb->sets * tlb->ways; i++)
+			if (tlb->e[i].asid != TLBGEN_ASID_KERNEL)
+				tlb->e[i].valid = 0;
+		tlb_unlock(sys, tlb);
+	}
+	if (irqs)
+		tlbgen__local_irq_enable(sys, cpu);
+}
+
 /* Kernel translations are global: one pseudo-ASID, flushed by range or whole. */
 void tlbgen__tlb_flush_kernel(struct tlbgen_system *sys, unsigned int cpu, unsigned long start,
 			      unsigned long end)
@@ -184,16 +242,20 @@ void tlbgen__tlb_flush_kernel(struct tlbgen_system *sys, unsigned int cpu, unsig
 		return;
 	if (end == TLBGEN_TLB_FLUSH_ALL) {
 		/* __flush_tlb_all(): global entries and every PCID, user ones too. */
-		tlbgen__tlb_flush_asid(sys, cpu, TLBGEN_ASID_KERNEL);
-		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
-			tlb_flush_all_asid(t, asid);
+		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_FULL_FLUSHES, 1);
+		tlb_lock(sys, t);
+		for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
+			t->e[i].valid = 0;
+		tlb_unlock(sys, t);
 		return;
 	}
 	if (end > start) {
 		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES,
 				    ((end - 1) >> TLBGEN_PAGE_SHIFT) - (start >> TLBGEN_PAGE_SHIFT) + 1);
+		tlb_lock(sys, t);
 		tlb_flush_range(t, TLBGEN_ASID_KERNEL, start >> TLBGEN_PAGE_SHIFT,
 				(end - 1) >> TLBGEN_PAGE_SHIFT);
+		tlb_unlock(sys, t);
 	}
 }
 
@@ -233,15 +295,18 @@ static int tlbgen__access(struct tlbgen_system *sys, unsigned int cpu, unsigned 
 	c = tlbgen__cpu(sys, cpu);
 	asid = c->tlbstate.loaded_mm_asid;
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_ACCESS);
+	tlb_lock(sys, c->priv.tlb);
 	e = tlb_lookup(c->priv.tlb, asid, vpn);
 	if (e) {
 		e->lru = ++c->priv.tlb->tick;
 		tlbgen__check_entry(sys, cpu, mm, e);
+		tlb_unlock(sys, c->priv.tlb);
 		return 1;
 	}
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_MISS);
-	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_REFILLS, 1);
 	tlb_fill(c->priv.tlb, asid, vpn, mm->context.ctx_id, tlbgen__oracle_walk(mm, vpn));
+	tlb_unlock(sys, c->priv.tlb);
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_REFILLS, 1);
 	return 0;
 }
 
@@ -292,6 +357,7 @@ static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
 		return 0;
 	t = tlbgen__cpu(sys, cpu)->priv.tlb;
 	asid = tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm_asid;
+	tlb_lock(sys, t);
 	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
 		const struct tlbgen_tlb_entry *e = &t->e[i];
 
@@ -299,5 +365,6 @@ static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
 		    tlbgen__check_entry(sys, cpu, mm, e))
 			n++;
 	}
+	tlb_unlock(sys, t);
 	return n;
 }

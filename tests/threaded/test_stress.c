@@ -7,9 +7,12 @@
  * every mm must be destroyable after exit_mmap's final flush, and nothing
  * may deadlock (two CPUs flushing each other constantly).
  *
- * Usage: test_stress PROFILE NR_CPUS poll|signal OPS_PER_CPU [broken]
+ * Usage: test_stress PROFILE NR_CPUS poll|signal OPS_PER_CPU [broken|invlpgb]
  * "broken" registers a profile whose IPI condition never sends: the same
- * workload must then report violations (the test can fail).
+ * workload must then report violations (the test can fail). "invlpgb" gives
+ * the machine AMD INVLPGB with jiffies held at 0, so that CPU 0's flush in
+ * the prologue (all CPUs on mm 0) hands mm 0 a global ASID: its flushes are
+ * then broadcasts whose TLBSYNC edits every CPU's simulated TLB.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,6 +32,13 @@ static unsigned int nr_cpus = 4;
 static enum tlbgen_ipi_backend backend = TLBGEN_IPI_POLL;
 static unsigned int ops_per_cpu = 3000;
 static bool broken;
+static bool invlpgb;
+
+static uint64_t jiffies_zero(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
 
 struct stress {
 	struct tlbgen_system *sys;
@@ -172,11 +182,16 @@ static void test_stress(void **state)
 	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = backend, .watchdog_ms = 20000);
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = nr_cpus, .mode = TLBGEN_MODE_THREADED,
 		    .profile = profile, .runtime = &rt);
+	struct tlbgen_clock clk = { .jiffies = jiffies_zero, .hz = 1000 };
 	struct stress s = { 0 };
 	uint64_t st[TLBGEN_STAT_NR];
 	long violations;
 
 	(void)state;
+	if (invlpgb) {
+		o.invlpgb = true;
+		o.clock = &clk;
+	}
 	if (broken) {
 		TLBGEN_OPTS(tlbgen_policy_ops, ops, .ipi_cond = never_send);
 
@@ -220,6 +235,14 @@ static void test_stress(void **state)
 		assert_true(violations > 0);
 	else
 		assert_int_equal(violations, 0);
+	if (invlpgb) {
+		fprintf(stderr, "invlpgb: %llu INVLPGB, %llu TLBSYNC, %llu global ASIDs\n",
+			(unsigned long long)st[TLBGEN_STAT_INVLPGB],
+			(unsigned long long)st[TLBGEN_STAT_TLBSYNC],
+			(unsigned long long)st[TLBGEN_STAT_GLOBAL_ASID_ASSIGNED]);
+		assert_true(st[TLBGEN_STAT_GLOBAL_ASID_ASSIGNED] >= 1);
+		assert_true(st[TLBGEN_STAT_INVLPGB] > 0);
+	}
 	for (int k = 0; k < NR_MM; k++)
 		assert_int_equal(tlbgen_mm__destroy(s.mm[k]), 0);
 	assert_int_equal(tlbgen_system__destroy(s.sys), 0);
@@ -243,6 +266,8 @@ int main(int argc, char **argv)
 		ops_per_cpu = (unsigned int)atoi(argv[4]);
 	if (argc > 5)
 		broken = !strcmp(argv[5], "broken");
+	if (argc > 5)
+		invlpgb = !strcmp(argv[5], "invlpgb");
 	if (THR_UNDER_TSAN)
 		ops_per_cpu = ops_per_cpu / 4 > 200 ? ops_per_cpu / 4 : 200;
 	tlbgen_set_print(t_warn_print);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/arch/x86/mm/flush.c - the initiator side: get_flush_tlb_info(),
- * flush_tlb_mm_range(), native_flush_tlb_multi(), flush_tlb_kernel_range(),
+ * flush_tlb_mm_range(), native_flush_tlb_multi(), broadcast_tlb_flush()
+ * and finish_asid_transition() (4afeb0ed1753), flush_tlb_kernel_range(),
  * and the range ceiling (tlb_single_page_flush_ceiling).
  */
 #include <errno.h>
+#include <sched.h>
 
 #include "../../../core/access.h"
 #include "../../../core/check.h"
@@ -96,7 +98,13 @@ void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 {
 	if (sys->profile.pv_flush == PV_FLUSH_KVM)
 		cpumask = kvm_flush_tlb_multi_mask(sys, cpu, cpumask, info->mm);
-	if (!info->freed_tables && sys->profile.ipi_cond_eval == IPI_COND_PRE_PASS) {
+	/* be88a1dd6112: while CPUs may be on the old ASID, everyone in the mask. */
+	if (info->freed_tables || tlbgen__mm_in_asid_transition(sys, info->mm)) {
+		tlbgen__smp_call_function_many_cond(sys, cpu, cpumask, tlbgen__flush_tlb_func, info,
+						    SCF_WAIT | SCF_RUN_LOCAL, NULL);
+		return;
+	}
+	if (sys->profile.ipi_cond_eval == IPI_COND_PRE_PASS) {
 		atomic_ulong *cond_cpumask = tlbgen__cpu(sys, cpu)->priv.cond_mask;
 
 		cpumask_clear_all(cond_cpumask, sys->mask_longs);
@@ -108,8 +116,79 @@ void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 		return;
 	}
 	tlbgen__smp_call_function_many_cond(sys, cpu, cpumask, tlbgen__flush_tlb_func, info,
-					    SCF_WAIT | SCF_RUN_LOCAL,
-					    info->freed_tables ? NULL : tlbgen__should_flush_tlb);
+					    SCF_WAIT | SCF_RUN_LOCAL, tlbgen__should_flush_tlb);
+}
+
+#define PMD_SHIFT	21
+
+/*
+ * finish_asid_transition(): while a CPU running the mm is still on its
+ * dynamic ASID, which INVLPGB of the global one does not reach, flush the
+ * whole mm_cpumask by IPI (the IPI also moves it over); once none is left,
+ * clear asid_transition.
+ */
+static void finish_asid_transition(struct tlbgen_system *sys, unsigned int cpu,
+				   struct tlbgen_flush_tlb_info *info)
+{
+	struct tlbgen_mm *mm = info->mm;
+	uint16_t bc_asid = tlbgen__mm_global_asid(sys, mm);
+
+	if (!tlbgen__mm_in_asid_transition(sys, mm))
+		return;
+	for (unsigned int t = 0; t < sys->nr_cpus; t++) {
+		struct tlbgen_mm *loaded;
+		unsigned int spins = 0;
+
+		if (!tlbgen__mm_cpumask_test(sys, t, mm))
+			continue;
+		/* Mid-switch: it might be switching to mm with an old ASID. */
+		while ((loaded = tlbgen__remote_loaded_mm(sys, cpu, t)) == LOADED_MM_SWITCHING)
+			if (++spins % 64 == 0)
+				sched_yield();
+		if (loaded != mm)
+			continue;
+		if (tlbgen__remote_loaded_mm_asid(sys, cpu, t) != bc_asid) {
+			tlbgen__count(sys, cpu, mm, TLBGEN_STAT_FLUSH_MULTI);
+			tlbgen__flush_tlb_multi(sys, cpu, mm->cpu_bitmap, info);
+			return;
+		}
+	}
+	tlbgen__mm_clear_asid_transition(mm);
+}
+
+/*
+ * broadcast_tlb_flush(): INVLPGB of the global ASID, page runs of at most
+ * invlpgb_count_max (a PMD stride and larger one at a time), the whole PCID
+ * for TLB_FLUSH_ALL; then the stragglers; then TLBSYNC. No flush_tlb_func()
+ * runs anywhere: every CPU's global-ASID entries go, loaded or not.
+ */
+static void broadcast_tlb_flush(struct tlbgen_system *sys, unsigned int cpu,
+				struct tlbgen_flush_tlb_info *info)
+{
+	struct tlbgen_mm *mm = info->mm;
+	uint16_t asid = tlbgen__mm_global_asid(sys, mm);
+	unsigned long addr = info->start;
+
+	tlbgen__count_n(sys, cpu, mm, TLBGEN_STAT_IPI_AVOIDED,
+			tlbgen__peek_cpumask_others(sys, mm, cpu));
+	if (info->end == TLBGEN_TLB_FLUSH_ALL) {
+		tlbgen__invlpgb_post(sys, cpu, mm, asid, 0, 0, true);
+	} else {
+		do {
+			unsigned long nr = 1;
+
+			if (info->stride_shift <= PMD_SHIFT) {
+				nr = (info->end - addr) >> info->stride_shift;
+				nr = nr < 1 ? 1 : nr > sys->gasid.count_max ? sys->gasid.count_max : nr;
+			}
+			tlbgen__invlpgb_post(sys, cpu, mm, asid, addr >> TLBGEN_PAGE_SHIFT,
+				     ((addr + (nr << info->stride_shift)) >> TLBGEN_PAGE_SHIFT) - 1,
+				     false);
+			addr += nr << info->stride_shift;
+		} while (addr < info->end);
+	}
+	finish_asid_transition(sys, cpu, info);
+	tlbgen__tlbsync(sys, cpu, mm);
 }
 
 static int tlbgen__check_range(const struct tlbgen_mm *mm, unsigned long start,
@@ -168,12 +247,21 @@ TLBGEN_API int tlbgen_flush_tlb_mm_range(struct tlbgen_system *sys, unsigned int
 				    req_end == TLBGEN_TLB_FLUSH_ALL);
 	info->oracle = of;
 
-	remote = tlbgen__mm_cpumask_others(sys, cpu, mm);
-	/* 6db2526c1d69: decided once per flush, on the multi path only. */
-	if (remote)
-		info->trim_cpumask = tlbgen__should_trim_cpumask(sys, cpu, mm);
-	tlbgen__flush_dispatch(sys, cpu, mm, remote, tlbgen__this_loaded_mm(sys, cpu) == mm,
-			       tlbgen__flush_tlb_multi, mm->cpu_bitmap, tlbgen__flush_tlb_func, info);
+	if (tlbgen__mm_global_asid(sys, mm)) {
+		/* 4afeb0ed1753: INVLPGB + TLBSYNC; no flush_tlb_func() anywhere. */
+		broadcast_tlb_flush(sys, cpu, info);
+	} else {
+		remote = tlbgen__mm_cpumask_others(sys, cpu, mm);
+		/* 6db2526c1d69: decided once per flush, on the multi path only. */
+		if (remote)
+			info->trim_cpumask = tlbgen__should_trim_cpumask(sys, cpu, mm);
+		tlbgen__flush_dispatch(sys, cpu, mm, remote,
+				       tlbgen__this_loaded_mm(sys, cpu) == mm,
+				       tlbgen__flush_tlb_multi, mm->cpu_bitmap,
+				       tlbgen__flush_tlb_func, info);
+		if (remote)
+			tlbgen__consider_global_asid(sys, cpu, mm);
+	}
 	tlbgen__smp_wait(sys, cpu, tlbgen__finish_flush, info);
 	return 0;
 }

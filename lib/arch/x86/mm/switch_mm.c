@@ -29,11 +29,19 @@
  * only if it is behind next_tlb_gen), else take the round-robin victim
  * next_asid and flush it.
  */
-static void choose_new_asid(struct tlbgen_cpu *c, struct tlbgen_mm *next, uint64_t next_tlb_gen,
-			    uint16_t *new_asid, bool *need_flush)
+static void choose_new_asid(struct tlbgen_system *sys, struct tlbgen_cpu *c,
+			    struct tlbgen_mm *next, uint64_t next_tlb_gen, uint16_t *new_asid,
+			    bool *need_flush)
 {
 	struct tlbgen_tlb_state *ts = &c->tlbstate;
+	uint16_t global_asid = tlbgen__mm_global_asid(sys, next);
 
+	/* be88a1dd6112: INVLPGB keeps a global ASID up to date everywhere. */
+	if (global_asid) {
+		*new_asid = global_asid;
+		*need_flush = false;
+		return;
+	}
 	for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++) {
 		if (ts->ctxs[asid].ctx_id != next->context.ctx_id)
 			continue;
@@ -71,7 +79,7 @@ void tlbgen__switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 	struct tlbgen_tlb_state *ts = &c->tlbstate;
 	const struct tlbgen_profile *p = &sys->profile;
 	struct tlbgen_mm *real_prev = tlbgen__this_loaded_mm(sys, cpu);
-	uint16_t prev_asid = ts->loaded_mm_asid;
+	uint16_t prev_asid = tlbgen__this_loaded_mm_asid(sys, cpu);
 	bool was_lazy = tlbgen__this_is_lazy(sys, cpu);
 	uint64_t next_tlb_gen;
 	uint16_t new_asid;
@@ -91,6 +99,15 @@ void tlbgen__switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 			tlbgen__warn(sys);
 			tlbgen__mm_cpumask_set(sys, cpu, next);
 		}
+		/* be88a1dd6112: move to the mm's new global ASID (no flush). */
+		if (tlbgen__mm_needs_global_asid(sys, next, prev_asid)) {
+			next_tlb_gen = read_next_tlb_gen(sys, cpu, next);
+			choose_new_asid(sys, c, next, next_tlb_gen, &new_asid, &need_flush);
+			goto reload_tlb;
+		}
+		/* Broadcast invalidation keeps it up to date all the time. */
+		if (tlbgen__is_global_asid(prev_asid))
+			return;
 		/* Same mm, not lazy: thread to thread of one process. */
 		if (!was_lazy)
 			return;
@@ -131,7 +148,7 @@ void tlbgen__switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 				tlbgen__smp_mb(sys, cpu);
 		}
 		next_tlb_gen = read_next_tlb_gen(sys, cpu, next);
-		choose_new_asid(c, next, next_tlb_gen, &new_asid, &need_flush);
+		choose_new_asid(sys, c, next, next_tlb_gen, &new_asid, &need_flush);
 
 		if (p->switching_write == SWITCHING_WRITE_LATE) {
 			/* Let nmi_uaccess_okay() know that we are changing CR3. */
@@ -140,12 +157,18 @@ void tlbgen__switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 		}
 	}
 
+reload_tlb:
 	/* load_new_mm_cr3(), flushing or not: serialising, the store buffer
 	 * drains (the LOADED_MM_SWITCHING store included). */
 	tlbgen__cr3_write(sys, cpu);
 	if (need_flush) {
-		ts->ctxs[new_asid].ctx_id = next->context.ctx_id;
-		ts->ctxs[new_asid].tlb_gen = next_tlb_gen;
+		/* Only a dynamic ASID is ever flushed here (VM_WARN_ON_ONCE). */
+		if (tlbgen__is_global_asid(new_asid)) {
+			tlbgen__warn(sys);
+		} else {
+			ts->ctxs[new_asid].ctx_id = next->context.ctx_id;
+			ts->ctxs[new_asid].tlb_gen = next_tlb_gen;
+		}
 		/* load_new_mm_cr3(..., true): a flushing CR3 write of new_asid. */
 		tlbgen__tlb_flush_asid(sys, cpu, new_asid);
 		tlbgen__count(sys, cpu, next, TLBGEN_STAT_SWITCH_MM_FLUSH);
@@ -155,7 +178,7 @@ void tlbgen__switch_mm_irqs_off(struct tlbgen_system *sys, unsigned int cpu,
 	/* Make sure we write CR3 before loaded_mm. */
 	barrier();
 	tlbgen__loaded_mm_write(sys, cpu, next);
-	ts->loaded_mm_asid = new_asid;
+	tlbgen__loaded_mm_asid_write(sys, cpu, new_asid);
 	if (next != sys->init_mm)
 		ts->last_user_mm = next;
 }

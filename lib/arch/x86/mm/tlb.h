@@ -7,6 +7,7 @@
  *   flush.c        get_flush_tlb_info(), flush_tlb_mm_range(),
  *                  native_flush_tlb_multi(), flush_tlb_kernel_range()
  *   tlbbatch.c     the x86 batched-unmap hooks (arch_tlbbatch_*)
+ *   global_asid.c  AMD INVLPGB: the global ASID space, INVLPGB, TLBSYNC
  */
 #ifndef TLBGEN_ARCH_X86_MM_TLB_H
 #define TLBGEN_ARCH_X86_MM_TLB_H
@@ -38,5 +39,19 @@ struct tlbgen_flush_tlb_info *tlbgen__get_flush_tlb_info(struct tlbgen_system *s
 							 bool freed_tables, uint64_t new_tlb_gen);
 void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 			     const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info);
+
+/* global_asid.c (4afeb0ed1753 and its series). */
+int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigned int count_max);
+void tlbgen__global_asid_destroy(struct tlbgen_system *sys);
+void tlbgen__mm_free_global_asid(struct tlbgen_system *sys, struct tlbgen_mm *mm);
+void tlbgen__consider_global_asid(struct tlbgen_system *sys, unsigned int cpu,
+				  struct tlbgen_mm *mm);
+bool tlbgen__mm_needs_global_asid(struct tlbgen_system *sys, struct tlbgen_mm *mm,
+				  uint16_t asid);
+/* __invlpgb() (posted: complete at this CPU's TLBSYNC) and __tlbsync(). */
+void tlbgen__invlpgb_post(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			  uint16_t asid, unsigned long first_vpn, unsigned long last_vpn, bool all);
+void tlbgen__tlbsync(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm);
+void tlbgen__invlpgb_flush_all_nonglobals(struct tlbgen_system *sys, unsigned int cpu);
 
 #endif

@@ -146,7 +146,7 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 	const struct tlbgen_profile *p = &sys->profile;
 	struct tlbgen_mm *loaded_mm = tlbgen__this_loaded_mm(sys, cpu);
-	uint16_t asid = c->tlbstate.loaded_mm_asid;
+	uint16_t asid = tlbgen__this_loaded_mm_asid(sys, cpu);
 	bool local = cpu == f->initiating_cpu;
 	struct tlbgen_gen_reader r = { .sys = sys, .cpu = cpu, .mm = loaded_mm };
 	struct tlbgen_flush_req req;
@@ -184,6 +184,18 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		tlbgen__switch_mm_irqs_off(sys, cpu, sys->init_mm);
 		return;
 	}
+
+	/*
+	 * be88a1dd6112: "Reload the ASID if transitioning into or out of a
+	 * global ASID" (after the lazy test, where Rik van Riel's 2025 fix of
+	 * 4afeb0ed1753 put it); a global ASID is kept current by INVLPGB.
+	 */
+	if (tlbgen__mm_needs_global_asid(sys, loaded_mm, asid)) {
+		tlbgen__switch_mm_irqs_off(sys, cpu, loaded_mm);
+		asid = tlbgen__this_loaded_mm_asid(sys, cpu);
+	}
+	if (tlbgen__is_global_asid(asid))
+		return;
 
 	req = (struct tlbgen_flush_req){
 		.new_tlb_gen = f->new_tlb_gen,

@@ -12,6 +12,12 @@
  * local_tlb_gen < mm_tlb_gen and flushes fully (a generation-0 request
  * never early-returns, since 8f1d56f64f8d), and a CPU that only caches
  * one in another ASID slot catches up in choose_new_asid().
+ *
+ * With INVLPGB (72a920eacd8a, 0b7eb55cb706) the flush is one INVLPGB of
+ * every non-global entry on every CPU and a TLBSYNC, when any page was
+ * unmapped: a global ASID must stay current on CPUs outside the mask too.
+ * add_pending itself issues no INVLPGB in mainline (an earlier version of
+ * the series did).
  */
 #include "../../../core/access.h"
 #include "../../arch.h"
@@ -39,7 +45,11 @@ static int x86_tlbbatch_add_pending(struct tlbgen_system *sys, unsigned int cpu,
 static void x86_tlbbatch_flush(struct tlbgen_system *sys, unsigned int cpu,
 			       struct tlbgen_tlbbatch *b)
 {
-	tlbgen__tlbbatch_flush_ipi(sys, cpu, b, tlbgen__flush_tlb_multi, tlbgen__flush_tlb_func);
+	if (tlbgen__invlpgb_on(sys) && b->unmapped_pages)
+		tlbgen__tlbbatch_flush_broadcast(sys, cpu, b, tlbgen__invlpgb_flush_all_nonglobals);
+	else
+		tlbgen__tlbbatch_flush_ipi(sys, cpu, b, tlbgen__flush_tlb_multi,
+					   tlbgen__flush_tlb_func);
 }
 
 /* arch_flush_tlb_batched_pending(): flush_tlb_mm(). */
