@@ -702,6 +702,10 @@ int bench_vseed1_main(int argc, char **argv)
 			bench_metric("idle_interrupts_per_flush", "interrupts/flush", "lower", pa,
 				     c[k].idle_ipis_per_flush);
 			bench_metric("asleep_pct", "%", NULL, pa, c[k].idle_pct);
+			bench_metric("cpu_tlbstate_transfers_per_flush", "cacheline transfers/flush",
+				     "lower", pa, c[k].xfer[TLBGEN_LINE_TLBSTATE]);
+			bench_metric("mm_cpumask_transfers_per_flush", "cacheline transfers/flush",
+				     "lower", pa, c[k].xfer[TLBGEN_LINE_MM_CPUMASK]);
 			bench_metric("c6_entries_per_op", "entries/op", NULL, pa, c[k].c6_per_op);
 			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
 			if (k)
@@ -724,7 +728,7 @@ int bench_vseed1_main(int argc, char **argv)
 		memcpy(last, c, sizeof(last));
 		fflush(stdout);
 	}
-	printf("# stale IPI/flush: IPIs raised to CPUs that had another mm (init_mm) loaded, per\n"
+	printf("# stale IPIs/flush: IPIs raised to CPUs that had another mm (init_mm) loaded, per\n"
 	       "# flush, clear/lazy/trim; asleep: the share of the threads' time they slept on\n"
 	       "# mmap_lock (lazy); ranges: lazy chg and trim/lzy over the %u runs (seeds %lu..%lu)\n",
 	       runs, seed, seed + runs - 1);
