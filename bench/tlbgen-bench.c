@@ -18,6 +18,7 @@ int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
 int bench_scale_main(int argc, char **argv);
 int bench_vseed_main(int argc, char **argv);
+int bench_vseed1_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
 
 /* seed000 --mode virtual: the virtual-time reproduction (bench/vseed.c). */
@@ -32,6 +33,7 @@ static int seed000_main(int argc, char **argv)
 static const struct bench_cmd cmds[] = {
 	{ "transport", "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", bench_transport_main },
 	{ "seed000", "default (no arguments): seed 000, tlb_flush1 threads 1..nproc, v5.17 vs v6.0 + MESI", seed000_main },
+	{ "seed001", "seed 001 in virtual time: tlb_flush2 threads, clear-on-switch / lazy / lazy+trim", bench_vseed1_main },
 	{ "tlb_flush1", "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, re-fault (policies compared)", bench_tlb_flush1_main },
 	{ "tlb_flush2", "will-it-scale tlb_flush2: same, munmap every 1 MiB", bench_tlb_flush2_main },
 	{ "tlb_flush3", "will-it-scale tlb_flush3: same as tlb_flush1 (shared file mapping)", bench_tlb_flush3_main },

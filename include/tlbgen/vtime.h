@@ -76,6 +76,42 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu,
 TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 				   enum tlbgen_vt_event ev, unsigned long n);
 
+/*
+ * tlbgen_vtime__block - the program of `cpu` (the caller's CPU) blocks, as
+ * a thread that sleeps on a lock: schedule() runs the idle task, which
+ * waits in a hardware idle state (MWAIT). The CPU sleeps until virtual time
+ * `until` (cycles; UINT64_MAX for no limit), the run's deadline
+ * (tlbgen_vtime__run()'s `until`), or a tlbgen_vtime__wake() from another
+ * program, whichever is first. IPIs that arrive meanwhile are taken, each
+ * after `exit_latency` cycles (the idle state's exit latency, which the
+ * sender's csd_lock_wait() sees); a wake also costs `exit_latency`.
+ * Nothing of the TLB changes here: the program itself calls
+ * tlbgen_enter_lazy_tlb() before (the switch to the idle task),
+ * tlbgen_leave_mm() if the idle state loses the TLB
+ * (CPUIDLE_FLAG_TLB_FLUSHED), and tlbgen_switch_mm() after (the switch back
+ * to its thread). *slept (may be NULL) gets the cycles from the call to the
+ * return. Returns 0 when woken, 1 at `until` or the deadline (a wake that
+ * arrives later is kept for the next block). Errors: -EINVAL (not a
+ * virtual system), -EPERM (not called by `cpu`'s program), -EDEADLK (from
+ * a cross-CPU callback, or with IRQs off).
+ */
+TLBGEN_API int tlbgen_vtime__block(struct tlbgen_system *sys, unsigned int cpu, uint64_t until,
+				   uint64_t exit_latency, uint64_t *slept);
+
+/*
+ * tlbgen_vtime__wake - the program of `cpu` (the caller's CPU) wakes the
+ * thread blocked on `target` (try_to_wake_up()). The idle task of an MWAIT
+ * idle CPU polls its need_resched flag, so no IPI is sent: the waker pays
+ * one transfer of that line (same_socket or cross_socket, plus rmw) and the
+ * target wakes when it is done. A wake for a CPU that is not blocked is
+ * kept: its next tlbgen_vtime__block() returns at once (a task woken before
+ * it slept does not sleep). A scheduling point. Errors: -EINVAL (not a
+ * virtual system, target out of range or == cpu), -EPERM, -EDEADLK as
+ * tlbgen_vtime__block().
+ */
+TLBGEN_API int tlbgen_vtime__wake(struct tlbgen_system *sys, unsigned int cpu,
+				  unsigned int target);
+
 struct tlbgen_vtime_stats {
 	size_t sz;			/* sizeof(struct tlbgen_vtime_stats) */
 	uint64_t sched_points;		/* scheduling points passed */
@@ -85,6 +121,10 @@ struct tlbgen_vtime_stats {
 	uint64_t line_waits;		/* accesses that queued behind a transfer of their line */
 	uint64_t now;			/* the latest CPU clock, cycles */
 	uint64_t transfers[TLBGEN_LINE_NR];	/* coherence transfers per line kind */
+	/* Since TLBGEN_0.3: */
+	uint64_t blocks;		/* tlbgen_vtime__block() calls */
+	uint64_t wakes;			/* tlbgen_vtime__wake() calls */
+	uint64_t idle_ipis;		/* interrupts taken by blocked CPUs */
 };
 
 /*

@@ -24,6 +24,7 @@
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
 				     size_t *size_old);
+void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #endif
 
 #if defined(__x86_64__)
@@ -218,8 +219,15 @@ int tlbgen__coro_init(struct tlbgen_coro *c, size_t stack_size, void (*fn)(void 
 
 void tlbgen__coro_free(struct tlbgen_coro *c)
 {
-	if (c->stack)
+	if (c->stack) {
+#ifdef CORO_ASAN
+		/* A coroutine freed while suspended leaves the redzones of its
+		 * live frames poisoned; a later mapping at the same address
+		 * (a stack, an arena) must not inherit them. */
+		__asan_unpoison_memory_region(c->stack, c->stack_size);
+#endif
 		munmap(c->stack, c->stack_size);
+	}
 #ifndef CORO_ASM
 	free(c->uctx);
 #endif

@@ -34,7 +34,7 @@ static inline struct tlbgen_vt *vt_of(const struct tlbgen_system *sys)
 /* ---- interrupts ------------------------------------------------------------------------ */
 
 /* Take the IPI that has arrived, if IRQs are on: entry, the queue, exit. */
-static void vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
+void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
 {
 	struct tlbgen_vcpu *me = &vt->v[cpu];
 	const struct tlbgen_machine *m = &vt->sys->machine;
@@ -113,7 +113,7 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 	me->clock += cost;
 	tlbgen__vt_sb_tick(vt, cpu);
 	tlbgen__vt_sched(vt, cpu);
-	vt_take_ipis(vt, cpu);
+	tlbgen__vt_take_ipis(vt, cpu);
 	/* No scheduling point from here to the load itself. */
 	if (op == TLBGEN_OP_READ)
 		tlbgen__vt_sb_check_read(vt, cpu, line, id);
@@ -179,7 +179,7 @@ static void vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles)
 			continue;
 		}
 		t0 = me->clock;
-		vt_take_ipis(vt, cpu);
+		tlbgen__vt_take_ipis(vt, cpu);
 		if (me->clock == t0)
 			break;	/* IRQs off: the IPI waits */
 		end += me->clock - t0;	/* the handler took that long */
@@ -223,7 +223,7 @@ static void vt_irq_enable(struct tlbgen_system *sys, unsigned int cpu)
 	struct tlbgen_vt *vt = vt_of(sys);
 
 	if (cpu == vt->current)
-		vt_take_ipis(vt, cpu);
+		tlbgen__vt_take_ipis(vt, cpu);
 }
 
 /*
@@ -237,7 +237,7 @@ static void vt_wait(struct tlbgen_system *sys, unsigned int cpu)
 	struct tlbgen_vcpu *me = &vt->v[cpu];
 
 	for (;;) {
-		vt_take_ipis(vt, cpu);
+		tlbgen__vt_take_ipis(vt, cpu);
 		if (tlbgen__smp_all_acked(sys, cpu))
 			break;
 		vt->stats.wait_blocks++;
@@ -268,7 +268,7 @@ static void vcpu_main(void *arg)
 			me->finished = true;
 		}
 		if (me->ipi_at <= me->clock) {
-			vt_take_ipis(vt, me->id);
+			tlbgen__vt_take_ipis(vt, me->id);
 			continue;
 		}
 		/* do_idle(): sleep until an interrupt. */
@@ -345,7 +345,7 @@ const struct tlbgen_transport tlbgen__virtual_transport = {
 
 /* ---- the API ----------------------------------------------------------------------------- */
 
-static struct tlbgen_vt *vt_valid(const struct tlbgen_system *sys)
+struct tlbgen_vt *tlbgen__vt_valid(const struct tlbgen_system *sys)
 {
 	return tlbgen__sys_valid(sys) && sys->mode == TLBGEN_MODE_VIRTUAL ? vt_of(sys) : NULL;
 }
@@ -392,7 +392,7 @@ int tlbgen__vt_join(struct tlbgen_system *sys, unsigned int cpu, int *ret)
 
 TLBGEN_API int tlbgen_vtime__run(struct tlbgen_system *sys, uint64_t until)
 {
-	struct tlbgen_vt *vt = vt_valid(sys);
+	struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
 	int err = 0;
 
 	if (!vt)
@@ -427,7 +427,7 @@ TLBGEN_API int tlbgen_vtime__run(struct tlbgen_system *sys, uint64_t until)
 
 TLBGEN_API int tlbgen_vtime__now(const struct tlbgen_system *sys, unsigned int cpu, uint64_t *out)
 {
-	const struct tlbgen_vt *vt = vt_valid(sys);
+	const struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
 
 	if (!vt || cpu >= sys->nr_cpus || !out)
 		return -EINVAL;
@@ -437,7 +437,7 @@ TLBGEN_API int tlbgen_vtime__now(const struct tlbgen_system *sys, unsigned int c
 
 TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles)
 {
-	struct tlbgen_vt *vt = vt_valid(sys);
+	struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
 	int err;
 
 	if (!vt)
@@ -455,7 +455,7 @@ TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 	const struct tlbgen_machine *m;
 	uint64_t per;
 
-	if (!vt_valid(sys) || (unsigned int)ev >= TLBGEN_VT_EVENT_NR)
+	if (!tlbgen__vt_valid(sys) || (unsigned int)ev >= TLBGEN_VT_EVENT_NR)
 		return -EINVAL;
 	m = &sys->machine;
 	switch (ev) {
@@ -470,7 +470,7 @@ TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 
 TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbgen_vtime_stats *out)
 {
-	const struct tlbgen_vt *vt = vt_valid(sys);
+	const struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
 	struct tlbgen_vtime_stats s;
 
 	if (!vt || !out || out->sz < sizeof(size_t))
@@ -483,7 +483,7 @@ TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbge
 
 TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlbgen_machine *out)
 {
-	if (!vt_valid(sys) || !out)
+	if (!tlbgen__vt_valid(sys) || !out)
 		return -EINVAL;
 	memcpy(out, &sys->machine, sizeof(*out));
 	return 0;

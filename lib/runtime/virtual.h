@@ -37,6 +37,9 @@ struct tlbgen_vcpu {
 	bool waiting;			/* in csd_lock_wait(): a csd unlock wakes it too */
 	bool started;			/* the coroutine exists */
 	bool has_program, program_started, finished;
+	bool blocked;			/* in tlbgen_vtime__block() */
+	bool wake_pending;		/* a tlbgen_vtime__wake() not consumed yet */
+	uint64_t wake_at;		/* when that wake reaches the CPU */
 	struct tlbgen_vt *vt;
 	unsigned int id;
 	unsigned int heap_pos;
@@ -100,6 +103,11 @@ bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu,
 			enum tlbgen_sb_field f, uintptr_t *val);
 void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
 
+
+/* virtual.c: the system's state if `sys` is virtual, else NULL; take the
+ * IPI that has arrived on `cpu` if its IRQs are on. */
+struct tlbgen_vt *tlbgen__vt_valid(const struct tlbgen_system *sys);
+void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu);
 
 /* For runtime/cpu.c: spawn / should_stop / join on a virtual system. */
 int tlbgen__vt_spawn(struct tlbgen_system *sys, unsigned int cpu, tlbgen_cpu_fn fn, void *arg);
