@@ -40,10 +40,12 @@
  * CPU 0 sees it and IPIs; without it CPU 0 sees the old mm and skips.
  *
  * The verdict: the buggy choice runs until its first violation, at most N
- * iterations, and must find one (on a 2-vCPU VM it typically takes tens to
- * a few thousand iterations); the fixed profile runs all N iterations and
- * must find none. Under sanitizers N is capped and the SB window is only
- * required to stay closed with the fix.
+ * iterations; the fixed profile runs all N iterations and must find none.
+ * The forced switching window must be found. The SB window is timing on
+ * real hardware (tens to a few hundred iterations on a 2-vCPU VM, yet none
+ * in 300000 once, when the two vCPUs were not truly running at once), so
+ * here it is reported, not required: tests/virtual/test_tso.c finds it
+ * deterministically under the TSO model. Under sanitizers N is capped.
  *
  * Usage: test_ordering sb|switching [N]
  */
@@ -251,9 +253,8 @@ static void test_window(void **state)
 	(void)state;
 	if (thr_host_cpus() < 2)
 		skip();
-	/* The timing-shaped SB window needs uninstrumented code (TSan even
-	 * runs without a store buffer); the forced interleaving does not. */
-	bool must_find = !THR_UNDER_SANITIZER || strcmp(window, "sb");
+	/* Only the forced interleaving is deterministic; see the header. */
+	bool must_find = strcmp(window, "sb") != 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	bad = run(buggy, max_iters, true, &done);
@@ -263,6 +264,9 @@ static void test_window(void **state)
 		(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (must_find)
 		assert_true(bad > 0);
+	else if (!bad)
+		fprintf(stderr, "%s: the store-buffer window did not open on this host in %lu "
+			"iterations (not required; test_tso finds it)\n", buggy, done);
 	good = run("latest", max_iters, false, &done_fixed);
 	fprintf(stderr, "latest: %ld violation(s) in %lu iterations\n", good, done_fixed);
 	assert_int_equal(done_fixed, max_iters);
