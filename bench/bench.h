@@ -132,6 +132,10 @@ struct bench_round_opts {
 	int nr_cpus;
 	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
 	bool invlpgb;			/* the machine has INVLPGB (system opts) */
+	/* Kernel work per op burnt as busy-waits (ns; all 0: none): the
+	 * refault, madvise's syscall entry/exit and PTL, the PTE zap, and
+	 * the user work between operations. */
+	uint64_t kw_fault_ns, kw_syscall_ns, kw_zap_ns, kw_user_ns;
 	struct bench_hw_probe *hw;	/* non-NULL: open perf counters */
 };
 struct bench_round_result {

@@ -13,7 +13,7 @@
 #include "results.h"
 
 enum { O_JSON = 256, O_CSV, O_SVG, O_NOPLOT, O_NOMESI, O_NOACCT, O_MESI_CPUS, O_MESI_OPS,
-       O_SEED, O_CPUS, O_WARMUP, O_INVLPGB };
+       O_SEED, O_CPUS, O_WARMUP, O_INVLPGB, O_KWORK };
 
 static const struct option long_opts[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -36,6 +36,7 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, O_CPUS },
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "invlpgb", no_argument, NULL, O_INVLPGB },
+	{ "kernel-work", required_argument, NULL, O_KWORK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -98,6 +99,14 @@ void cmp_usage(FILE *f, const char *prog)
 "                       mode with 4+ tasks the counters then start once the warm-up\n"
 "                       ended and every CPU uses that ASID, and a table per flush\n"
 "                       of INVLPGBs, TLBSYNCs, IPIs and IPIs avoided follows\n"
+"      --kernel-work M  the kernel's own work per operation, burnt as busy-waits\n"
+"                       in the timed rounds so that the flush path is the share\n"
+"                       of an op it is in a kernel: the refault, madvise's\n"
+"                       syscall entry/exit and page-table lock, the PTE zap and\n"
+"                       the user work, from machine model M's costs\n"
+"                       (tlbgen/machine.h: host, measured on this kernel at\n"
+"                       start, the default; skylake-56; skx-2s-80; NAME:field=N)\n"
+"                       or off (the emulated flush path alone)\n"
 "  -q, --quiet          no will-it-scale per-sample lines\n"
 "  -h, --help           this text\n"
 "\n"
@@ -308,6 +317,9 @@ static int parse_option(struct cmp *c, int opt, const char *arg)
 	case O_INVLPGB:
 		c->invlpgb = true;
 		return 0;
+	case O_KWORK:
+		c->kwork_spec = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -328,6 +340,29 @@ static int mesi_columns(struct cmp *c, bool user_pol)
 		memcpy(c->mesi_pol, c->pol, sizeof(c->pol));
 		c->nmesi = c->npol;
 	}
+	return 0;
+}
+
+/* --kernel-work: the machine model whose costs the timed rounds burn. */
+static int kernel_work(struct cmp *c)
+{
+	const char *spec = c->kwork_spec ? c->kwork_spec : "host";
+	struct tlbgen_machine *m = &c->kwork;
+	int err;
+
+	if (!strcmp(spec, "off"))
+		return 0;
+	err = tlbgen_machine_lookup(spec, m);
+	if (err) {
+		fprintf(stderr, "tlbgen-bench: --kernel-work: '%s' is not off or a machine model "
+			"(%s)\n", spec, strerror(-err));
+		return -EINVAL;
+	}
+	c->kwork_on = true;
+	c->kw_fault_ns = (uint64_t)m->page_fault * 1000 / m->mhz;
+	c->kw_syscall_ns = ((uint64_t)m->syscall + m->ptl) * 1000 / m->mhz;
+	c->kw_zap_ns = (uint64_t)m->zap * 1000 / m->mhz;
+	c->kw_user_ns = (uint64_t)m->user_work * 1000 / m->mhz;
 	return 0;
 }
 
@@ -370,6 +405,8 @@ static int fill_defaults(struct cmp *c)
 		if (bench_check_output("--csv", path))
 			return -EINVAL;
 	}
+	if (!c->mesi_only && kernel_work(c))
+		return -EINVAL;
 	return mesi_columns(c, user_pol);
 }
 

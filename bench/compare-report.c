@@ -417,6 +417,14 @@ void cmp_record(struct cmp *c)
 	bench_meta_param("warmup_samples", json_integer(c->warmup));
 	bench_meta_param("cpus_used", json_integer(c->nr_cpus));
 	bench_meta_param("baseline", json_string(c->pol[0].label));
+	bench_meta_param("kernel_work", json_string(c->kwork_spec ? c->kwork_spec : "host"));
+	if (c->kwork_on) {
+		bench_meta_param("kernel_work_fault_ns", json_integer((json_int_t)c->kw_fault_ns));
+		bench_meta_param("kernel_work_syscall_ns",
+				 json_integer((json_int_t)c->kw_syscall_ns));
+		bench_meta_param("kernel_work_zap_ns", json_integer((json_int_t)c->kw_zap_ns));
+		bench_meta_param("kernel_work_user_ns", json_integer((json_int_t)c->kw_user_ns));
+	}
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++)

@@ -64,6 +64,10 @@ static int run_rounds(struct cmp *c)
 						.nr_cpus = c->nr_cpus, .hw = &c->hw_probe,
 						.warmup_samples = c->warmup,
 						.invlpgb = c->invlpgb,
+						.kw_fault_ns = c->kw_fault_ns,
+						.kw_syscall_ns = c->kw_syscall_ns,
+						.kw_zap_ns = c->kw_zap_ns,
+						.kw_user_ns = c->kw_user_ns,
 					};
 					struct bench_round_result r;
 					int err;
@@ -214,6 +218,19 @@ static void print_header(struct cmp *c)
 		printf(" %s", c->pol[p].label);
 	printf("\n# %d real CPUs allowed; one emulated CPU (pinned pthread) per task\n",
 	       c->nr_cpus);
+	if (c->kwork_on) {
+		char desc[512];
+
+		tlbgen_machine_describe(&c->kwork, desc, sizeof(desc));
+		printf("# kernel work per op (--kernel-work %s; off: the flush path alone), burnt "
+		       "as busy-waits in the timed rounds:\n#   fault %llu ns, madvise syscall+PTL "
+		       "%llu ns, zap %llu ns, user %llu ns; machine %s\n",
+		       c->kwork_spec ? c->kwork_spec : "host", (unsigned long long)c->kw_fault_ns,
+		       (unsigned long long)c->kw_syscall_ns, (unsigned long long)c->kw_zap_ns,
+		       (unsigned long long)c->kw_user_ns, desc);
+	} else {
+		printf("# kernel work per op: off (the emulated flush path alone)\n");
+	}
 	if (maxt > (unsigned int)c->nr_cpus)
 		printf("# notice: %u emulated CPUs on %d real CPUs: oversubscribed, only counts, "
 		       "not times, are meaningful\n", maxt, c->nr_cpus);

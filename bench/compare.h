@@ -47,6 +47,10 @@ struct cmp {
 	unsigned int rounds, duration_ms, sample_ms, warmup;
 	const char *json, *csv, *svg;
 	bool no_plot, quiet, no_mesi, no_acct, seed000, invlpgb;
+	const char *kwork_spec;	/* --kernel-work (NULL: host) */
+	bool kwork_on;
+	struct tlbgen_machine kwork;
+	uint64_t kw_fault_ns, kw_syscall_ns, kw_zap_ns, kw_user_ns;
 	unsigned int mesi_cpus;
 	uint64_t mesi_ops, seed;
 	int cpus[1024];
