@@ -73,6 +73,30 @@ static int check_invlpgb_opts(const struct tlbgen_system_opts *o)
 	return 0;
 }
 
+/* Everything tlbgen_system__create() may have built, whatever it reached. */
+static void system_free(struct tlbgen_system *sys)
+{
+	if (sys->transport->destroy)
+		sys->transport->destroy(sys);
+	while (sys->mm_list) {
+		struct tlbgen_mm *mm = sys->mm_list;
+
+		sys->mm_list = mm->priv.next;
+		tlbgen__mm_free(mm);
+	}
+	tlbgen__global_asid_destroy(sys);
+	tlbgen__free_cpus(sys);
+	if (sys->init_mm)
+		tlbgen__mm_free(sys->init_mm);
+	free(sys->all_cpus_mask);
+	tlbgen__rankmap_free(&sys->ipi_pending);
+	free(sys->flush_recs);
+	tlbgen__arena_destroy(&sys->arena);
+	pthread_mutex_destroy(&sys->lock);
+	sys->magic = 0;
+	free(sys);
+}
+
 TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 				     struct tlbgen_system **out)
 {
@@ -194,18 +218,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	*out = sys;
 	return 0;
 fail:
-	if (sys->transport->destroy)
-		sys->transport->destroy(sys);
-	tlbgen__global_asid_destroy(sys);
-	tlbgen__free_cpus(sys);
-	if (sys->init_mm)
-		tlbgen__mm_free(sys->init_mm);
-	free(sys->all_cpus_mask);
-	tlbgen__rankmap_free(&sys->ipi_pending);
-	free(sys->flush_recs);
-	tlbgen__arena_destroy(&sys->arena);
-	pthread_mutex_destroy(&sys->lock);
-	free(sys);
+	system_free(sys);
 	return err;
 }
 
@@ -215,24 +228,7 @@ TLBGEN_API int tlbgen_system__destroy(struct tlbgen_system *sys)
 		return -EINVAL;
 	if (atomic_load(&sys->attached_cpus) || atomic_load(&sys->waiting_cpus))
 		return -EBUSY;
-	if (sys->transport->destroy)
-		sys->transport->destroy(sys);
-	while (sys->mm_list) {
-		struct tlbgen_mm *mm = sys->mm_list;
-
-		sys->mm_list = mm->priv.next;
-		tlbgen__mm_free(mm);
-	}
-	tlbgen__global_asid_destroy(sys);
-	tlbgen__free_cpus(sys);
-	tlbgen__mm_free(sys->init_mm);
-	free(sys->all_cpus_mask);
-	tlbgen__rankmap_free(&sys->ipi_pending);
-	free(sys->flush_recs);
-	tlbgen__arena_destroy(&sys->arena);
-	pthread_mutex_destroy(&sys->lock);
-	sys->magic = 0;
-	free(sys);
+	system_free(sys);
 	return 0;
 }
 

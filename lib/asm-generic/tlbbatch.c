@@ -19,11 +19,10 @@ static void tlbbatch_finish(struct tlbgen_system *sys, unsigned int cpu, void *a
 	c->priv.info_in_use = false;
 }
 
-void tlbgen__tlbbatch_flush_ipi(struct tlbgen_system *sys, unsigned int cpu,
-				struct tlbgen_tlbbatch *b, tlbgen_flush_multi_fn multi,
-				tlbgen_smp_call_func_t func)
+/* arch_tlbbatch_flush()'s opening: one full flush whose oracle number covers every mm. */
+static struct tlbgen_flush_tlb_info *tlbbatch_begin(struct tlbgen_system *sys, unsigned int cpu,
+						    struct tlbgen_tlbbatch *b)
 {
-	unsigned long *snap = tlbgen__cpu(sys, cpu)->priv.cfd_mask_ipi;	/* scratch */
 	struct tlbgen_flush_tlb_info *info;
 
 	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_INITIATED);
@@ -32,29 +31,36 @@ void tlbgen__tlbbatch_flush_ipi(struct tlbgen_system *sys, unsigned int cpu,
 	tlbgen__oracle_flush_number(sys, cpu, &info->oracle, TLBGEN_TLB_GENERATION_INVALID, 0,
 				    TLBGEN_TLB_FLUSH_ALL, true);
 	b->inflight = true;
+	return info;
+}
+
+/* ...and its close: the batch is empty again once the flush is waited for. */
+static void tlbbatch_end(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_tlbbatch *b)
+{
+	tlbgen__private_mask_clear(b->cpumask, sys->mask_longs);
+	b->unmapped_pages = false;
+	tlbgen__smp_wait(sys, cpu, tlbbatch_finish, b);
+}
+
+void tlbgen__tlbbatch_flush_ipi(struct tlbgen_system *sys, unsigned int cpu,
+				struct tlbgen_tlbbatch *b, tlbgen_flush_multi_fn multi,
+				tlbgen_smp_call_func_t func)
+{
+	unsigned long *snap = tlbgen__cpu(sys, cpu)->priv.cfd_mask_ipi;	/* scratch */
+	struct tlbgen_flush_tlb_info *info = tlbbatch_begin(sys, cpu, b);
+
 	tlbgen__private_mask_snapshot(snap, b->cpumask, sys->mask_longs);
 	tlbgen__flush_dispatch(sys, cpu, NULL, bitmap_any_but(snap, sys->nr_cpus, cpu) < sys->nr_cpus,
 			       bitmap_test(snap, cpu), multi, b->cpumask, func, info);
 	/* cpumask_clear(&batch->cpumask): the engine took its own snapshot. */
-	tlbgen__private_mask_clear(b->cpumask, sys->mask_longs);
-	b->unmapped_pages = false;
-	tlbgen__smp_wait(sys, cpu, tlbbatch_finish, b);
+	tlbbatch_end(sys, cpu, b);
 }
 
 void tlbgen__tlbbatch_flush_broadcast(struct tlbgen_system *sys, unsigned int cpu,
 				      struct tlbgen_tlbbatch *b,
 				      void (*broadcast)(struct tlbgen_system *sys, unsigned int cpu))
 {
-	struct tlbgen_flush_tlb_info *info;
-
-	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_INITIATED);
-	info = tlbgen__flush_info_init(sys, cpu, NULL, 0, TLBGEN_TLB_FLUSH_ALL, 0, false,
-				       TLBGEN_TLB_GENERATION_INVALID);
-	tlbgen__oracle_flush_number(sys, cpu, &info->oracle, TLBGEN_TLB_GENERATION_INVALID, 0,
-				    TLBGEN_TLB_FLUSH_ALL, true);
-	b->inflight = true;
+	tlbbatch_begin(sys, cpu, b);
 	broadcast(sys, cpu);
-	tlbgen__private_mask_clear(b->cpumask, sys->mask_longs);
-	b->unmapped_pages = false;
-	tlbgen__smp_wait(sys, cpu, tlbbatch_finish, b);
+	tlbbatch_end(sys, cpu, b);
 }
