@@ -128,7 +128,7 @@ static const struct tlbgen_choice_value pv_flush_v[] = {
 	V("kvm", PV_FLUSH_KVM, OLD), END };
 static const struct tlbgen_choice_value invlpgb_v[] = {
 	V("off", INVLPGB_OFF, OLD),
-	/* With d504d1247e36, be88a1dd6112, c9826613a9cb, 72a920eacd8a before it. */
+	/* With 72a920eacd8a, d504d1247e36, be88a1dd6112, c9826613a9cb before it. */
 	V("on-when-available", INVLPGB_ON, "4afeb0ed1753", "v6.15"),
 	V("no-tlbsync", INVLPGB_NO_TLBSYNC, NOT_MAINLINE), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
