@@ -90,6 +90,9 @@ int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigne
 	/* last_global_asid = MAX_ASID_AVAILABLE: the first allocation resets. */
 	g->last = g->max;
 	g->count_max = count_max ? count_max : 8;
+	/* From here on g->max is set: a failure below is undone by
+	 * tlbgen__global_asid_destroy(), which destroys the lock. */
+	pthread_mutex_init(&g->lock, NULL);
 	longs = (g->max + TLBGEN_BITS_PER_LONG - 1) / TLBGEN_BITS_PER_LONG;
 	g->used = calloc(longs, sizeof(unsigned long));
 	g->freed = calloc(longs, sizeof(unsigned long));
@@ -101,7 +104,6 @@ int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigne
 		if (!tlbgen__cpu(sys, cpu)->priv.invlpgb)
 			return -ENOMEM;
 	}
-	pthread_mutex_init(&g->lock, NULL);
 	return 0;
 }
 
