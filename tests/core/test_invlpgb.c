@@ -238,6 +238,70 @@ static void test_depletion(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/* mm alone on CPUs 0..3, one flush from CPU 0 (pid 0, jiffies 0): its global ASID. */
+static int assign_one(struct tlbgen_system *sys, struct tlbgen_mm *mm)
+{
+	t_switch_all(sys, 0, 3, mm);
+	flush_page(sys, 0, mm, 1);
+	return gasid(mm, NULL);
+}
+
+/* Off every CPU, then destroyed: mm_free_global_asid() marks its ASID freed. */
+static void exit_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm)
+{
+	for (unsigned int cpu = 0; cpu < 4; cpu++)
+		assert_int_equal(tlbgen_switch_mm(sys, cpu, NULL), 0);
+	assert_int_equal(tlbgen_mm__destroy(mm), 0);
+}
+
+/*
+ * allocate_global_asid() across wraps, with 2 global ASIDs (slots 6, 7, 8 of
+ * a MAX_ASID_AVAILABLE of 9). The scan runs from last_global_asid up; only a
+ * wrap (last >= MAX - 1) reclaims freed ones. When nothing is free from
+ * `last` up (6, 7 freed but unreclaimed, 8 held), the kernel's check of
+ * !global_asid_available cannot fire and it hands out MAX_ASID_AVAILABLE
+ * itself; the next allocation wraps. Allocation never stops.
+ */
+static void test_allocator_wrap(void **state)
+{
+	const int b = TLBGEN_TLB_NR_DYN_ASIDS;
+	struct tlbgen_system *sys = inv_sys("latest", true, 2, 0);
+	struct tlbgen_mm *a, *bb, *c, *d, *e, *f, *g, *h;
+
+	(void)state;
+	assert_int_equal(tlbgen_system__set_choice(sys, "mm_cpumask", "clear-on-switch"), 0);
+	a = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, a), b);		/* the first one wraps */
+	bb = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, bb), b + 1);
+	exit_mm(sys, a);
+	c = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, c), b + 2);		/* 6 waits for the wrap */
+	exit_mm(sys, bb);
+	d = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, d), b);		/* wrapped: 6, 7 back */
+	exit_mm(sys, d);
+	e = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, e), b + 1);
+	exit_mm(sys, e);
+	/* From 7 up: 7 freed but not reclaimed, 8 held by c. */
+	f = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, f), b + 3);		/* MAX_ASID_AVAILABLE */
+	exit_mm(sys, f);
+	g = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, g), b);		/* wrapped again */
+	exit_mm(sys, g);
+	h = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, h), b + 1);
+	/* One INVLPGB + TLBSYNC per wrap, no flush here broadcast. */
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_INVLPGB), 3);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_TLBSYNC), 3);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_GLOBAL_ASID_ASSIGNED), 8);
+	assert_int_equal(tlbgen_oracle__violations(sys), 0);
+	assert_int_equal(tlbgen_system__warns(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /* Completion at TLBSYNC: without it, a CPU keeps a translation after the flush returned. */
 static long stale_after_flush(const char *invlpgb_choice)
 {
@@ -376,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_before_after),
 		cmocka_unit_test(test_transition),
 		cmocka_unit_test(test_depletion),
+		cmocka_unit_test(test_allocator_wrap),
 		cmocka_unit_test(test_oracle_tlbsync),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_batch),

@@ -93,7 +93,9 @@ int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigne
 	/* From here on g->max is set: a failure below is undone by
 	 * tlbgen__global_asid_destroy(), which destroys the lock. */
 	pthread_mutex_init(&g->lock, NULL);
-	longs = (g->max + TLBGEN_BITS_PER_LONG - 1) / TLBGEN_BITS_PER_LONG;
+	/* Bit max too: allocate_global_asid() can hand out MAX_ASID_AVAILABLE
+	 * itself, which the kernel's bitmap has room for in its last long. */
+	longs = g->max / TLBGEN_BITS_PER_LONG + 1;
 	g->used = calloc(longs, sizeof(unsigned long));
 	g->freed = calloc(longs, sizeof(unsigned long));
 	if (!g->used || !g->freed)
@@ -136,10 +138,21 @@ static void reset_global_asid_space(struct tlbgen_system *sys, unsigned int cpu)
 			bitmap_clear_bit(g->freed, i);
 		}
 	}
+	/* bitmap_andnot() of MAX_ASID_AVAILABLE bits clears the tail of its
+	 * last long: ASID max is "free" again even if an mm still holds it. */
+	bitmap_clear_bit(g->used, g->max);
 	g->last = TLBGEN_TLB_NR_DYN_ASIDS;
 }
 
-/* allocate_global_asid(), under the lock; 0 when the bitmap is full. */
+/*
+ * allocate_global_asid() (d504d1247e36), under the lock. The scan starts at
+ * last_global_asid and only a wrap reclaims what was freed below it. Its
+ * "should never happen" return tests !global_asid_available, which
+ * use_global_asid() already ruled out: when nothing is free from `last`
+ * up, the kernel (v6.15..v6.18) takes find_next_zero_bit()'s "none",
+ * MAX_ASID_AVAILABLE, as the ASID; last_global_asid = MAX_ASID_AVAILABLE
+ * then makes the next allocation wrap.
+ */
 static uint16_t allocate_global_asid(struct tlbgen_system *sys, unsigned int cpu, bool *reset)
 {
 	struct tlbgen_global_asids *g = &sys->gasid;
@@ -151,9 +164,6 @@ static uint16_t allocate_global_asid(struct tlbgen_system *sys, unsigned int cpu
 	}
 	for (asid = g->last; asid < g->max && bitmap_test(g->used, asid); asid++)
 		;
-	/* Freed ASIDs below `last` wait for the wrap (Hou Wenlong, 2025). */
-	if (asid >= g->max)
-		return 0;
 	bitmap_set(g->used, asid);
 	g->last = asid;
 	g->available--;
