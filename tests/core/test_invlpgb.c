@@ -327,6 +327,32 @@ static void test_oracle_tlbsync(void **state)
 	assert_int_equal(stale_after_flush("no-tlbsync"), 1);
 }
 
+/* The wrap of the first allocation: one INVLPGB, and TLBSYNC only if the kernel has it. */
+static void reset_counts(const char *invlpgb_choice, uint64_t *invlpgb, uint64_t *tlbsync)
+{
+	struct tlbgen_system *sys = inv_sys("latest", true, 0, 0);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	assert_int_equal(tlbgen_system__set_choice(sys, "invlpgb", invlpgb_choice), 0);
+	assert_int_equal(assign_one(sys, mm), TLBGEN_TLB_NR_DYN_ASIDS);
+	*invlpgb = t_cpu_stat(sys, 0, TLBGEN_STAT_INVLPGB);
+	*tlbsync = t_cpu_stat(sys, 0, TLBGEN_STAT_TLBSYNC);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_reset_tlbsync(void **state)
+{
+	uint64_t inv, sync;
+
+	(void)state;
+	reset_counts("on-when-available", &inv, &sync);
+	assert_int_equal(inv, 1);
+	assert_int_equal(sync, 1);
+	reset_counts("no-tlbsync", &inv, &sync);
+	assert_int_equal(inv, 1);
+	assert_int_equal(sync, 0);
+}
+
 /* invlpgb_count_max pages per INVLPGB; TLB_FLUSH_ALL one per PCID. */
 static void test_ranges(void **state)
 {
@@ -442,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_depletion),
 		cmocka_unit_test(test_allocator_wrap),
 		cmocka_unit_test(test_oracle_tlbsync),
+		cmocka_unit_test(test_reset_tlbsync),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_bad_input),
