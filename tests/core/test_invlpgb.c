@@ -302,6 +302,31 @@ static void test_allocator_wrap(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/*
+ * X86_FEATURE_INVLPGB cannot change under an mm holding a global ASID; once
+ * it is freed (mm_free_global_asid()) nothing depends on INVLPGB any more,
+ * even before a wrap reclaims the ASID.
+ */
+static void test_switch_off_after_free(void **state)
+{
+	struct tlbgen_system *sys = inv_sys("latest", true, 0, 0);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	(void)state;
+	assert_int_equal(tlbgen_system__set_choice(sys, "mm_cpumask", "clear-on-switch"), 0);
+	assert_int_equal(assign_one(sys, mm), TLBGEN_TLB_NR_DYN_ASIDS);
+	t_capture_start();
+	assert_int_equal(tlbgen_system__set_choice(sys, "invlpgb", "off"), -EBUSY);
+	assert_non_null(strstr(t_capture_stop(), "global ASIDs in use"));
+	exit_mm(sys, mm);
+	assert_int_equal(tlbgen_system__set_choice(sys, "invlpgb", "off"), 0);
+	assert_string_equal(tlbgen_system__get_choice(sys, "invlpgb"), "off");
+	assert_int_equal(tlbgen_system__set_profile(sys, "latest"), 0);
+	assert_string_equal(tlbgen_system__get_choice(sys, "invlpgb"), "on-when-available");
+	assert_int_equal(tlbgen_system__warns(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /* Completion at TLBSYNC: without it, a CPU keeps a translation after the flush returned. */
 static long stale_after_flush(const char *invlpgb_choice)
 {
@@ -467,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_transition),
 		cmocka_unit_test(test_depletion),
 		cmocka_unit_test(test_allocator_wrap),
+		cmocka_unit_test(test_switch_off_after_free),
 		cmocka_unit_test(test_oracle_tlbsync),
 		cmocka_unit_test(test_reset_tlbsync),
 		cmocka_unit_test(test_ranges),
