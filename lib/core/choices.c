@@ -173,7 +173,8 @@ static const struct tlbgen_choice choices[] = {
 	E("invlpgb", invlpgb, invlpgb_v, "x86",
 	  "on a machine with INVLPGB (system opts): an mm active on more than 3 CPUs gets a global "
 	  "ASID and flush_tlb_mm_range() flushes it by INVLPGB + TLBSYNC instead of IPIs, the "
-	  "batch flush by one INVLPGB of all non-global entries (4afeb0ed1753, 0b7eb55cb706); "
+	  "batch flush by one INVLPGB of all non-global entries (4afeb0ed1753, 0b7eb55cb706), "
+	  "flush_tlb_kernel_range() by INVLPGB of every PCID with no IPI (82378c6c2f43); "
 	  "no-tlbsync is a broken variant that never waits for its INVLPGBs"),
 	E("pv_flush_tlb_multi", pv_flush, pv_flush_v, "x86",
 	  "flush_tlb_multi on bare metal (native) or in a KVM guest (kvm_flush_tlb_multi(): a "

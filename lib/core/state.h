@@ -302,6 +302,7 @@ struct tlbgen_exec_hooks {
  */
 #define TLBGEN_INVLPGB_PENDING	16
 #define TLBGEN_ASID_ALL_USER	0xfffeu	/* invlpgb_flush_all_nonglobals() */
+#define TLBGEN_ASID_ALL		0xfffdu	/* invlpgb_flush_all(): globals too */
 struct tlbgen_invlpgb_op {
 	uint16_t asid;
 	bool all;

@@ -453,6 +453,58 @@ static void test_batch(void **state)
 	assert_int_equal(v, 0);
 }
 
+/*
+ * flush_tlb_kernel_range() (82378c6c2f43, v6.15): with INVLPGB, runs of
+ * invlpgb_count_max pages (globals included) and one TLBSYNC, no IPI; past
+ * the ceiling one INVLPGB of everything. Without it, or before v6.15, an
+ * IPI to every other online CPU and do_kernel_range_flush() on each.
+ */
+struct kflush { uint64_t ipis, bcasts, syncs, runs, avoided; };
+
+static void kernel_flush(const char *profile, bool invlpgb, unsigned long end,
+			 struct kflush *k)
+{
+	struct tlbgen_system *sys = inv_sys(profile, invlpgb, 0, invlpgb ? 8 : 0);
+
+	assert_int_equal(tlbgen_flush_tlb_kernel_range(sys, 0, PG(0), end), 0);
+	t_idle(sys);
+	k->ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
+	k->bcasts = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
+	k->syncs = t_sys_stat(sys, TLBGEN_STAT_TLBSYNC);
+	k->runs = t_sys_stat(sys, TLBGEN_STAT_KERNEL_FLUSH);
+	k->avoided = t_sys_stat(sys, TLBGEN_STAT_IPI_AVOIDED);
+	assert_int_equal(tlbgen_cpu__is_waiting(sys, 0), 0);
+	assert_int_equal(tlbgen_system__warns(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_kernel_range(void **state)
+{
+	struct kflush k;
+
+	(void)state;
+	kernel_flush("latest", true, PG(20), &k);		/* 8 + 8 + 4 pages */
+	assert_int_equal(k.ipis, 0);
+	assert_int_equal(k.bcasts, 3);
+	assert_int_equal(k.syncs, 1);
+	assert_int_equal(k.runs, 0);
+	assert_int_equal(k.avoided, NCPU - 1);
+	kernel_flush("latest", true, PG(40), &k);		/* past the ceiling (33) */
+	assert_int_equal(k.ipis, 0);
+	assert_int_equal(k.bcasts, 1);
+	assert_int_equal(k.syncs, 1);
+	assert_int_equal(k.runs, 0);
+	kernel_flush("latest", false, PG(20), &k);
+	assert_int_equal(k.ipis, NCPU - 1);
+	assert_int_equal(k.bcasts, 0);
+	assert_int_equal(k.runs, NCPU);
+	assert_int_equal(k.avoided, 0);
+	kernel_flush("v6.14", true, PG(20), &k);
+	assert_int_equal(k.ipis, NCPU - 1);
+	assert_int_equal(k.bcasts, 0);
+	assert_int_equal(k.runs, NCPU);
+}
+
 static void test_bad_input(void **state)
 {
 	struct tlbgen_system *sys = NULL;
@@ -510,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_reset_tlbsync),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_kernel_range),
 		cmocka_unit_test(test_bad_input),
 	};
 
