@@ -70,7 +70,9 @@ TLBGEN_API int tlbgen_flush_tlb_page(struct tlbgen_system *sys, unsigned int cpu
 /*
  * tlbgen_flush_tlb_kernel_range - flush_tlb_kernel_range(): every CPU (no
  * mm_cpumask, no lazy filter), generation TLB_GENERATION_INVALID; a full
- * flush past the ceiling (bytes before 4a02ed8e1cc3, pages after).
+ * flush past the ceiling (bytes before 4a02ed8e1cc3, pages after). With
+ * INVLPGB in use (82378c6c2f43) no IPI: INVLPGBs of invlpgb_count_max
+ * pages, or one of everything, then TLBSYNC.
  */
 TLBGEN_API int tlbgen_flush_tlb_kernel_range(struct tlbgen_system *sys, unsigned int cpu,
 					     unsigned long start, unsigned long end);

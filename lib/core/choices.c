@@ -128,7 +128,7 @@ static const struct tlbgen_choice_value pv_flush_v[] = {
 	V("kvm", PV_FLUSH_KVM, OLD), END };
 static const struct tlbgen_choice_value invlpgb_v[] = {
 	V("off", INVLPGB_OFF, OLD),
-	/* With d504d1247e36, be88a1dd6112, c9826613a9cb, 72a920eacd8a before it. */
+	/* With 72a920eacd8a, d504d1247e36, be88a1dd6112, c9826613a9cb before it. */
 	V("on-when-available", INVLPGB_ON, "4afeb0ed1753", "v6.15"),
 	V("no-tlbsync", INVLPGB_NO_TLBSYNC, NOT_MAINLINE), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
@@ -173,7 +173,8 @@ static const struct tlbgen_choice choices[] = {
 	E("invlpgb", invlpgb, invlpgb_v, "x86",
 	  "on a machine with INVLPGB (system opts): an mm active on more than 3 CPUs gets a global "
 	  "ASID and flush_tlb_mm_range() flushes it by INVLPGB + TLBSYNC instead of IPIs, the "
-	  "batch flush by one INVLPGB of all non-global entries (4afeb0ed1753, 0b7eb55cb706); "
+	  "batch flush by one INVLPGB of all non-global entries (4afeb0ed1753, 0b7eb55cb706), "
+	  "flush_tlb_kernel_range() by INVLPGB of every PCID with no IPI (82378c6c2f43); "
 	  "no-tlbsync is a broken variant that never waits for its INVLPGBs"),
 	E("pv_flush_tlb_multi", pv_flush, pv_flush_v, "x86",
 	  "flush_tlb_multi on bare metal (native) or in a KVM guest (kvm_flush_tlb_multi(): a "

@@ -302,6 +302,7 @@ struct tlbgen_exec_hooks {
  */
 #define TLBGEN_INVLPGB_PENDING	16
 #define TLBGEN_ASID_ALL_USER	0xfffeu	/* invlpgb_flush_all_nonglobals() */
+#define TLBGEN_ASID_ALL		0xfffdu	/* invlpgb_flush_all(): globals too */
 struct tlbgen_invlpgb_op {
 	uint16_t asid;
 	bool all;
@@ -402,13 +403,18 @@ static inline bool tlbgen__invlpgb_on(const struct tlbgen_system *sys)
 	return sys->invlpgb && sys->profile.invlpgb != INVLPGB_OFF;
 }
 
-/* Any global ASID handed out and not yet reclaimed by a wrap. */
+/*
+ * Any global ASID held by an mm: handed out and not yet given back by
+ * mm_free_global_asid(). One freed but not yet reclaimed by a wrap stays
+ * set in global_asid_used, yet no CPU depends on INVLPGB for it. Counted
+ * by global_asid_available, which (unlike the bitmaps) also covers the
+ * MAX_ASID_AVAILABLE that allocate_global_asid() can hand out.
+ */
 static inline bool tlbgen__global_asids_in_use(const struct tlbgen_system *sys)
 {
-	for (unsigned int i = 0; i < sys->gasid.max; i++)
-		if (bitmap_test(sys->gasid.used, i))
-			return true;
-	return false;
+	const struct tlbgen_global_asids *g = &sys->gasid;
+
+	return g->max && g->available < (int)(g->max - TLBGEN_TLB_NR_DYN_ASIDS - 1);
 }
 
 static inline bool tlbgen__is_global_asid(uint16_t asid)

@@ -218,13 +218,13 @@ void tlbgen__tlb_broadcast_asid(struct tlbgen_system *sys, unsigned int cpu, uin
 	for (unsigned int t = 0; t < sys->nr_cpus; t++) {
 		struct tlbgen_simtlb *tlb = tlbgen__cpu(sys, t)->priv.tlb;
 
-		if (asid != TLBGEN_ASID_ALL_USER) {
+		if (asid != TLBGEN_ASID_ALL_USER && asid != TLBGEN_ASID_ALL) {
 			tlbgen__tlb_invalidate_nocost(sys, t, asid, first_vpn, last_vpn, all);
 			continue;
 		}
 		tlb_lock(sys, tlb);
 		for (size_t i = 0; i < (size_t)tlb->sets * tlb->ways; i++)
-			if (tlb->e[i].asid != TLBGEN_ASID_KERNEL)
+			if (asid == TLBGEN_ASID_ALL || tlb->e[i].asid != TLBGEN_ASID_KERNEL)
 				tlb->e[i].valid = 0;
 		tlb_unlock(sys, tlb);
 	}

@@ -29,8 +29,9 @@ void tlbgen__tlb_invalidate_mm(struct tlbgen_system *sys, unsigned int cpu, stru
 void tlbgen__tlb_broadcast_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 			      unsigned long first_vpn, unsigned long last_vpn, bool all);
 
-/* INVLPGB completing (TLBSYNC): `asid`'s pages (or all of it), or with
- * TLBGEN_ASID_ALL_USER every non-global entry, leave every CPU's TLB.
+/* INVLPGB completing (TLBSYNC): `asid`'s pages (or all of it; with
+ * TLBGEN_ASID_KERNEL global ones), with TLBGEN_ASID_ALL_USER every
+ * non-global entry, with TLBGEN_ASID_ALL every entry, leave every CPU's TLB.
  * `cpu` is the issuer; in threaded mode each TLB is locked meanwhile. */
 void tlbgen__tlb_broadcast_asid(struct tlbgen_system *sys, unsigned int cpu, uint16_t asid,
 				unsigned long first_vpn, unsigned long last_vpn, bool all);

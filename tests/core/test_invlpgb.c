@@ -147,7 +147,10 @@ static void test_before_after(void **state)
 /*
  * A CPU still on its dynamic ASID after the mm got its global one: CPU 4
  * was lazy, so the assigning flush skipped it; INVLPGB of the global ASID
- * does not reach its dynamic one, so the broadcast IPIs the whole mask.
+ * does not reach its dynamic one, so the broadcast IPIs the whole mask,
+ * lazy CPUs too. flush_tlb_func() tests for a global ASID before is_lazy
+ * (be88a1dd6112): lazy CPU 4 is moved onto it by switch_mm_irqs_off(),
+ * which ends lazy mode, and lazy CPU 3, already on it, just returns.
  */
 static void test_transition(void **state)
 {
@@ -166,23 +169,33 @@ static void test_transition(void **state)
 	for (unsigned int c = 1; c < 4; c++)
 		assert_int_equal(t_state(sys, c).loaded_mm_asid, a);
 	assert_true(t_state(sys, 4).loaded_mm_asid < TLBGEN_TLB_NR_DYN_ASIDS);
+	assert_int_equal(tlbgen_enter_lazy_tlb(sys, 3), 0);
 	assert_int_equal(tlbgen_stats__reset(sys), 0);
 	assert_int_equal(tlbgen_pte_change(sys, 0, mm, PG(5)), 0);
 	assert_int_equal(tlbgen_flush_tlb_page(sys, 0, mm, PG(5)), 0);
 	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_INVLPGB), 1);
-	assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_IPI_SENT), 4);	/* lazy CPU 4 too */
+	assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_IPI_SENT), 4);	/* lazy 3, 4 too */
 	t_idle(sys);
-	assert_int_equal(t_cpu_stat(sys, 4, TLBGEN_STAT_FLUSH_FUNC_LAZY), 1);
-	assert_int_equal(tlbgen_cpu__loaded_mm_is(sys, 4, NULL), 1);
-	/* CPUs on the global ASID return from flush_tlb_func without flushing. */
-	for (unsigned int c = 1; c < 4; c++)
-		assert_int_equal(t_cpu_stat(sys, c, TLBGEN_STAT_FULL_FLUSH) +
-				 t_cpu_stat(sys, c, TLBGEN_STAT_PARTIAL_FLUSH), 0);
-	/* Back in the mm: the global ASID, no flush, and nothing stale. */
-	assert_int_equal(tlbgen_switch_mm(sys, 4, mm), 0);
+	/* Neither lazy CPU takes the lazy exit to init_mm. */
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_FLUSH_FUNC_LAZY), 0);
+	assert_int_equal(t_cpu_stat(sys, 3, TLBGEN_STAT_FLUSH_FUNC), 1);
+	assert_int_equal(t_cpu_stat(sys, 4, TLBGEN_STAT_FLUSH_FUNC), 1);
+	assert_int_equal(tlbgen_cpu__loaded_mm_is(sys, 4, mm), 1);
 	assert_int_equal(t_state(sys, 4).loaded_mm_asid, a);
-	assert_int_equal(t_cpu_stat(sys, 4, TLBGEN_STAT_SWITCH_MM_FLUSH), 0);
+	assert_false(t_state(sys, 4).is_lazy);
+	assert_int_equal(tlbgen_cpu__loaded_mm_is(sys, 3, mm), 1);
+	assert_int_equal(t_state(sys, 3).loaded_mm_asid, a);
+	assert_true(t_state(sys, 3).is_lazy);
+	/* CPUs on the global ASID return from flush_tlb_func without flushing. */
+	for (unsigned int c = 1; c <= 4; c++)
+		assert_int_equal(t_cpu_stat(sys, c, TLBGEN_STAT_FULL_FLUSH) +
+				 t_cpu_stat(sys, c, TLBGEN_STAT_PARTIAL_FLUSH) +
+				 t_cpu_stat(sys, c, TLBGEN_STAT_SWITCH_MM_FLUSH), 0);
+	/* CPU 4's dynamic-ASID copy of PG(5) is not what it uses now. */
 	assert_int_equal(tlbgen_access(sys, 4, PG(5)), 0);
+	assert_int_equal(tlbgen_switch_mm(sys, 3, mm), 0);
+	assert_int_equal(t_state(sys, 3).loaded_mm_asid, a);
+	assert_int_equal(t_cpu_stat(sys, 3, TLBGEN_STAT_SWITCH_MM_FLUSH), 0);
 	assert_int_equal(tlbgen_oracle__violations(sys), 0);
 	/* Everyone moved: the next broadcast ends the transition, no IPI. */
 	flush_page(sys, 0, mm, 1);
@@ -238,6 +251,95 @@ static void test_depletion(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/* mm alone on CPUs 0..3, one flush from CPU 0 (pid 0, jiffies 0): its global ASID. */
+static int assign_one(struct tlbgen_system *sys, struct tlbgen_mm *mm)
+{
+	t_switch_all(sys, 0, 3, mm);
+	flush_page(sys, 0, mm, 1);
+	return gasid(mm, NULL);
+}
+
+/* Off every CPU, then destroyed: mm_free_global_asid() marks its ASID freed. */
+static void exit_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm)
+{
+	for (unsigned int cpu = 0; cpu < 4; cpu++)
+		assert_int_equal(tlbgen_switch_mm(sys, cpu, NULL), 0);
+	assert_int_equal(tlbgen_mm__destroy(mm), 0);
+}
+
+/*
+ * allocate_global_asid() across wraps, with 2 global ASIDs (slots 6, 7, 8 of
+ * a MAX_ASID_AVAILABLE of 9). The scan runs from last_global_asid up; only a
+ * wrap (last >= MAX - 1) reclaims freed ones. When nothing is free from
+ * `last` up (6, 7 freed but unreclaimed, 8 held), the kernel's check of
+ * !global_asid_available cannot fire and it hands out MAX_ASID_AVAILABLE
+ * itself; the next allocation wraps. Allocation never stops.
+ */
+static void test_allocator_wrap(void **state)
+{
+	const int b = TLBGEN_TLB_NR_DYN_ASIDS;
+	struct tlbgen_system *sys = inv_sys("latest", true, 2, 0);
+	struct tlbgen_mm *a, *bb, *c, *d, *e, *f, *g, *h;
+
+	(void)state;
+	assert_int_equal(tlbgen_system__set_choice(sys, "mm_cpumask", "clear-on-switch"), 0);
+	a = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, a), b);		/* the first one wraps */
+	bb = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, bb), b + 1);
+	exit_mm(sys, a);
+	c = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, c), b + 2);		/* 6 waits for the wrap */
+	exit_mm(sys, bb);
+	d = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, d), b);		/* wrapped: 6, 7 back */
+	exit_mm(sys, d);
+	e = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, e), b + 1);
+	exit_mm(sys, e);
+	/* From 7 up: 7 freed but not reclaimed, 8 held by c. */
+	f = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, f), b + 3);		/* MAX_ASID_AVAILABLE */
+	exit_mm(sys, f);
+	g = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, g), b);		/* wrapped again */
+	exit_mm(sys, g);
+	h = t_mm(sys, 64);
+	assert_int_equal(assign_one(sys, h), b + 1);
+	/* One INVLPGB + TLBSYNC per wrap, no flush here broadcast. */
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_INVLPGB), 3);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_TLBSYNC), 3);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_GLOBAL_ASID_ASSIGNED), 8);
+	assert_int_equal(tlbgen_oracle__violations(sys), 0);
+	assert_int_equal(tlbgen_system__warns(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/*
+ * X86_FEATURE_INVLPGB cannot change under an mm holding a global ASID; once
+ * it is freed (mm_free_global_asid()) nothing depends on INVLPGB any more,
+ * even before a wrap reclaims the ASID.
+ */
+static void test_switch_off_after_free(void **state)
+{
+	struct tlbgen_system *sys = inv_sys("latest", true, 0, 0);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	(void)state;
+	assert_int_equal(tlbgen_system__set_choice(sys, "mm_cpumask", "clear-on-switch"), 0);
+	assert_int_equal(assign_one(sys, mm), TLBGEN_TLB_NR_DYN_ASIDS);
+	t_capture_start();
+	assert_int_equal(tlbgen_system__set_choice(sys, "invlpgb", "off"), -EBUSY);
+	assert_non_null(strstr(t_capture_stop(), "global ASIDs in use"));
+	exit_mm(sys, mm);
+	assert_int_equal(tlbgen_system__set_choice(sys, "invlpgb", "off"), 0);
+	assert_string_equal(tlbgen_system__get_choice(sys, "invlpgb"), "off");
+	assert_int_equal(tlbgen_system__set_profile(sys, "latest"), 0);
+	assert_string_equal(tlbgen_system__get_choice(sys, "invlpgb"), "on-when-available");
+	assert_int_equal(tlbgen_system__warns(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /* Completion at TLBSYNC: without it, a CPU keeps a translation after the flush returned. */
 static long stale_after_flush(const char *invlpgb_choice)
 {
@@ -261,6 +363,32 @@ static void test_oracle_tlbsync(void **state)
 	(void)state;
 	assert_int_equal(stale_after_flush("on-when-available"), 0);
 	assert_int_equal(stale_after_flush("no-tlbsync"), 1);
+}
+
+/* The wrap of the first allocation: one INVLPGB, and TLBSYNC only if the kernel has it. */
+static void reset_counts(const char *invlpgb_choice, uint64_t *invlpgb, uint64_t *tlbsync)
+{
+	struct tlbgen_system *sys = inv_sys("latest", true, 0, 0);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	assert_int_equal(tlbgen_system__set_choice(sys, "invlpgb", invlpgb_choice), 0);
+	assert_int_equal(assign_one(sys, mm), TLBGEN_TLB_NR_DYN_ASIDS);
+	*invlpgb = t_cpu_stat(sys, 0, TLBGEN_STAT_INVLPGB);
+	*tlbsync = t_cpu_stat(sys, 0, TLBGEN_STAT_TLBSYNC);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_reset_tlbsync(void **state)
+{
+	uint64_t inv, sync;
+
+	(void)state;
+	reset_counts("on-when-available", &inv, &sync);
+	assert_int_equal(inv, 1);
+	assert_int_equal(sync, 1);
+	reset_counts("no-tlbsync", &inv, &sync);
+	assert_int_equal(inv, 1);
+	assert_int_equal(sync, 0);
 }
 
 /* invlpgb_count_max pages per INVLPGB; TLB_FLUSH_ALL one per PCID. */
@@ -325,6 +453,58 @@ static void test_batch(void **state)
 	assert_int_equal(v, 0);
 }
 
+/*
+ * flush_tlb_kernel_range() (82378c6c2f43, v6.15): with INVLPGB, runs of
+ * invlpgb_count_max pages (globals included) and one TLBSYNC, no IPI; past
+ * the ceiling one INVLPGB of everything. Without it, or before v6.15, an
+ * IPI to every other online CPU and do_kernel_range_flush() on each.
+ */
+struct kflush { uint64_t ipis, bcasts, syncs, runs, avoided; };
+
+static void kernel_flush(const char *profile, bool invlpgb, unsigned long end,
+			 struct kflush *k)
+{
+	struct tlbgen_system *sys = inv_sys(profile, invlpgb, 0, invlpgb ? 8 : 0);
+
+	assert_int_equal(tlbgen_flush_tlb_kernel_range(sys, 0, PG(0), end), 0);
+	t_idle(sys);
+	k->ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
+	k->bcasts = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
+	k->syncs = t_sys_stat(sys, TLBGEN_STAT_TLBSYNC);
+	k->runs = t_sys_stat(sys, TLBGEN_STAT_KERNEL_FLUSH);
+	k->avoided = t_sys_stat(sys, TLBGEN_STAT_IPI_AVOIDED);
+	assert_int_equal(tlbgen_cpu__is_waiting(sys, 0), 0);
+	assert_int_equal(tlbgen_system__warns(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_kernel_range(void **state)
+{
+	struct kflush k;
+
+	(void)state;
+	kernel_flush("latest", true, PG(20), &k);		/* 8 + 8 + 4 pages */
+	assert_int_equal(k.ipis, 0);
+	assert_int_equal(k.bcasts, 3);
+	assert_int_equal(k.syncs, 1);
+	assert_int_equal(k.runs, 0);
+	assert_int_equal(k.avoided, NCPU - 1);
+	kernel_flush("latest", true, PG(40), &k);		/* past the ceiling (33) */
+	assert_int_equal(k.ipis, 0);
+	assert_int_equal(k.bcasts, 1);
+	assert_int_equal(k.syncs, 1);
+	assert_int_equal(k.runs, 0);
+	kernel_flush("latest", false, PG(20), &k);
+	assert_int_equal(k.ipis, NCPU - 1);
+	assert_int_equal(k.bcasts, 0);
+	assert_int_equal(k.runs, NCPU);
+	assert_int_equal(k.avoided, 0);
+	kernel_flush("v6.14", true, PG(20), &k);
+	assert_int_equal(k.ipis, NCPU - 1);
+	assert_int_equal(k.bcasts, 0);
+	assert_int_equal(k.runs, NCPU);
+}
+
 static void test_bad_input(void **state)
 {
 	struct tlbgen_system *sys = NULL;
@@ -376,9 +556,13 @@ int main(void)
 		cmocka_unit_test(test_before_after),
 		cmocka_unit_test(test_transition),
 		cmocka_unit_test(test_depletion),
+		cmocka_unit_test(test_allocator_wrap),
+		cmocka_unit_test(test_switch_off_after_free),
 		cmocka_unit_test(test_oracle_tlbsync),
+		cmocka_unit_test(test_reset_tlbsync),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_kernel_range),
 		cmocka_unit_test(test_bad_input),
 	};
 

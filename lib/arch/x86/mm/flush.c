@@ -2,8 +2,9 @@
 /*
  * lib/arch/x86/mm/flush.c - the initiator side: get_flush_tlb_info(),
  * flush_tlb_mm_range(), native_flush_tlb_multi(), broadcast_tlb_flush()
- * and finish_asid_transition() (4afeb0ed1753), flush_tlb_kernel_range(),
- * and the range ceiling (tlb_single_page_flush_ceiling).
+ * and finish_asid_transition() (4afeb0ed1753), flush_tlb_kernel_range()
+ * (by INVLPGB since 82378c6c2f43), and the range ceiling
+ * (tlb_single_page_flush_ceiling).
  */
 #include <errno.h>
 #include <sched.h>
@@ -302,6 +303,34 @@ static void tlbgen__do_kernel_range_flush(struct tlbgen_system *sys, unsigned in
 }
 
 /*
+ * invlpgb_kernel_range_flush() and invlpgb_flush_all() (82378c6c2f43,
+ * v6.15): INVLPGB of every PCID, globals included, in runs of at most
+ * invlpgb_count_max pages (or one of everything), then one TLBSYNC. No CPU
+ * runs do_kernel_range_flush(), so no IPI is sent.
+ */
+static void invlpgb_kernel_flush(struct tlbgen_system *sys, unsigned int cpu,
+				 const struct tlbgen_flush_tlb_info *info)
+{
+	unsigned long addr, nr;
+
+	tlbgen__count_n(sys, cpu, NULL, TLBGEN_STAT_IPI_AVOIDED, sys->nr_cpus - 1);
+	if (info->end == TLBGEN_TLB_FLUSH_ALL) {
+		tlbgen__invlpgb_post(sys, cpu, NULL, TLBGEN_ASID_ALL, 0, 0, true);
+	} else {
+		for (addr = info->start; addr < info->end; addr += nr << TLBGEN_PAGE_SHIFT) {
+			nr = (info->end - addr) >> TLBGEN_PAGE_SHIFT;
+			nr = nr < 1 ? 1 : nr > sys->gasid.count_max ? sys->gasid.count_max : nr;
+			tlbgen__invlpgb_post(sys, cpu, NULL, TLBGEN_ASID_KERNEL,
+					     addr >> TLBGEN_PAGE_SHIFT,
+					     (addr >> TLBGEN_PAGE_SHIFT) + nr - 1, false);
+			if (addr + (nr << TLBGEN_PAGE_SHIFT) < addr)
+				break;
+		}
+	}
+	tlbgen__tlbsync(sys, cpu, NULL);
+}
+
+/*
  * flush_tlb_kernel_range(): every online CPU, no generations. Before
  * 4a02ed8e1cc3 the ceiling test was in bytes ((end - start) > ceiling <<
  * PAGE_SHIFT); after it, in pages. They differ for unaligned lengths.
@@ -326,10 +355,14 @@ TLBGEN_API int tlbgen_flush_tlb_kernel_range(struct tlbgen_system *sys, unsigned
 	}
 	info = tlbgen__get_flush_tlb_info(sys, cpu, NULL, start, end, TLBGEN_PAGE_SHIFT, false,
 					  TLBGEN_TLB_GENERATION_INVALID);
-	tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_MULTI);
-	tlbgen__smp_call_function_many_cond(sys, cpu, sys->all_cpus_mask,
-					    tlbgen__do_kernel_range_flush, info,
-					    SCF_WAIT | SCF_RUN_LOCAL, NULL);
+	if (tlbgen__invlpgb_on(sys)) {
+		invlpgb_kernel_flush(sys, cpu, info);
+	} else {
+		tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_FLUSH_MULTI);
+		tlbgen__smp_call_function_many_cond(sys, cpu, sys->all_cpus_mask,
+						    tlbgen__do_kernel_range_flush, info,
+						    SCF_WAIT | SCF_RUN_LOCAL, NULL);
+	}
 	tlbgen__smp_wait(sys, cpu, tlbgen__finish_flush, info);
 	return 0;
 }

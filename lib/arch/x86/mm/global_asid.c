@@ -33,22 +33,29 @@ static void invlpgb_complete(struct tlbgen_system *sys, unsigned int cpu,
 	tlbgen__tlb_broadcast_asid(sys, cpu, op->asid, op->first_vpn, op->last_vpn, op->all);
 }
 
-/* __invlpgb(): queued, not complete; a full ring completes its oldest. */
-void tlbgen__invlpgb_post(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-			 uint16_t asid, unsigned long first_vpn, unsigned long last_vpn, bool all)
+/* The ring of `cpu`: an INVLPGB is queued, a full ring completes its oldest. */
+static void invlpgb_queue(struct tlbgen_system *sys, unsigned int cpu,
+			  const struct tlbgen_invlpgb_op *op)
 {
 	struct tlbgen_invlpgb_ring *r = tlbgen__cpu(sys, cpu)->priv.invlpgb;
 
-	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_INVLPGB);
-	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INVLPGBS, 1);
 	if (r->nr == TLBGEN_INVLPGB_PENDING) {
 		invlpgb_complete(sys, cpu, &r->op[r->head]);
 		r->head = (r->head + 1) % TLBGEN_INVLPGB_PENDING;
 		r->nr--;
 	}
-	r->op[(r->head + r->nr++) % TLBGEN_INVLPGB_PENDING] = (struct tlbgen_invlpgb_op){
+	r->op[(r->head + r->nr++) % TLBGEN_INVLPGB_PENDING] = *op;
+}
+
+/* __invlpgb(): queued, not complete. */
+void tlbgen__invlpgb_post(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			 uint16_t asid, unsigned long first_vpn, unsigned long last_vpn, bool all)
+{
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_INVLPGB);
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INVLPGBS, 1);
+	invlpgb_queue(sys, cpu, &(struct tlbgen_invlpgb_op){
 		.asid = asid, .all = all, .first_vpn = first_vpn, .last_vpn = last_vpn,
-	};
+	});
 }
 
 /* The ring's effect on every CPU: what a TLBSYNC waits for. */
@@ -90,7 +97,12 @@ int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigne
 	/* last_global_asid = MAX_ASID_AVAILABLE: the first allocation resets. */
 	g->last = g->max;
 	g->count_max = count_max ? count_max : 8;
-	longs = (g->max + TLBGEN_BITS_PER_LONG - 1) / TLBGEN_BITS_PER_LONG;
+	/* From here on g->max is set: a failure below is undone by
+	 * tlbgen__global_asid_destroy(), which destroys the lock. */
+	pthread_mutex_init(&g->lock, NULL);
+	/* Bit max too: allocate_global_asid() can hand out MAX_ASID_AVAILABLE
+	 * itself, which the kernel's bitmap has room for in its last long. */
+	longs = g->max / TLBGEN_BITS_PER_LONG + 1;
 	g->used = calloc(longs, sizeof(unsigned long));
 	g->freed = calloc(longs, sizeof(unsigned long));
 	if (!g->used || !g->freed)
@@ -101,7 +113,6 @@ int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigne
 		if (!tlbgen__cpu(sys, cpu)->priv.invlpgb)
 			return -ENOMEM;
 	}
-	pthread_mutex_init(&g->lock, NULL);
 	return 0;
 }
 
@@ -118,26 +129,41 @@ void tlbgen__global_asid_destroy(struct tlbgen_system *sys)
 }
 
 /*
- * reset_global_asid_space(): at the wrap, one flush of every non-global
- * entry makes the ASIDs freed since the last one safe to hand out again.
- * Its INVLPGB and TLBSYNC are charged by the caller, after the lock.
+ * reset_global_asid_space(): at the wrap, invlpgb_flush_all_nonglobals()
+ * makes the ASIDs freed since the last one safe to hand out again. Its
+ * INVLPGB and TLBSYNC are charged by the caller, after the lock; without
+ * TLBSYNC (no-tlbsync) the INVLPGB stays queued as any other.
  */
 static void reset_global_asid_space(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_global_asids *g = &sys->gasid;
+	const struct tlbgen_invlpgb_op all_user = { .asid = TLBGEN_ASID_ALL_USER, .all = true };
 
-	invlpgb_complete(sys, cpu, &(struct tlbgen_invlpgb_op){ .asid = TLBGEN_ASID_ALL_USER,
-								  .all = true });
+	if (sys->profile.invlpgb == INVLPGB_NO_TLBSYNC)
+		invlpgb_queue(sys, cpu, &all_user);
+	else
+		invlpgb_complete(sys, cpu, &all_user);
 	for (unsigned int i = 0; i < g->max; i++) {
 		if (bitmap_test(g->freed, i)) {
 			bitmap_clear_bit(g->used, i);
 			bitmap_clear_bit(g->freed, i);
 		}
 	}
+	/* bitmap_andnot() of MAX_ASID_AVAILABLE bits clears the tail of its
+	 * last long: ASID max is "free" again even if an mm still holds it. */
+	bitmap_clear_bit(g->used, g->max);
 	g->last = TLBGEN_TLB_NR_DYN_ASIDS;
 }
 
-/* allocate_global_asid(), under the lock; 0 when the bitmap is full. */
+/*
+ * allocate_global_asid() (d504d1247e36), under the lock. The scan starts at
+ * last_global_asid and only a wrap reclaims what was freed below it. Its
+ * "should never happen" return tests !global_asid_available, which
+ * use_global_asid() already ruled out: when nothing is free from `last`
+ * up, the kernel (v6.15..v6.18) takes find_next_zero_bit()'s "none",
+ * MAX_ASID_AVAILABLE, as the ASID; last_global_asid = MAX_ASID_AVAILABLE
+ * then makes the next allocation wrap.
+ */
 static uint16_t allocate_global_asid(struct tlbgen_system *sys, unsigned int cpu, bool *reset)
 {
 	struct tlbgen_global_asids *g = &sys->gasid;
@@ -149,9 +175,6 @@ static uint16_t allocate_global_asid(struct tlbgen_system *sys, unsigned int cpu
 	}
 	for (asid = g->last; asid < g->max && bitmap_test(g->used, asid); asid++)
 		;
-	/* Freed ASIDs below `last` wait for the wrap (Hou Wenlong, 2025). */
-	if (asid >= g->max)
-		return 0;
 	bitmap_set(g->used, asid);
 	g->last = asid;
 	g->available--;
@@ -177,8 +200,11 @@ static void use_global_asid(struct tlbgen_system *sys, unsigned int cpu, struct 
 	if (reset) {
 		tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_INVLPGB);
 		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INVLPGBS, 1);
-		tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_TLBSYNC);
-		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_TLBSYNCS, 1);
+		/* As tlbgen__tlbsync(): the no-tlbsync kernel issues none. */
+		if (sys->profile.invlpgb != INVLPGB_NO_TLBSYNC) {
+			tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_TLBSYNC);
+			tlbgen__cost_charge(sys, cpu, TLBGEN_COST_TLBSYNCS, 1);
+		}
 	}
 	if (asid)
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_GLOBAL_ASID_ASSIGNED);

@@ -137,8 +137,8 @@ static void tlbgen__flush_partial(struct tlbgen_system *sys, unsigned int cpu,
 /*
  * flush_tlb_func(): runs with IRQs off on each target (and on the initiator
  * when it is in the mask). Check order, as in arch/x86/mm/tlb.c since
- * aa44284960: wrong mm -> init_mm -> lazy -> decision -> flush ->
- * local := mm_tlb_gen.
+ * aa44284960: wrong mm -> init_mm -> global ASID (be88a1dd6112, v6.15) ->
+ * lazy -> decision -> flush -> local := mm_tlb_gen.
  */
 void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *info)
 {
@@ -177,18 +177,10 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		return;
 	}
 
-	if (tlbgen__this_is_lazy(sys, cpu)) {
-		/* Lazy: leave the mm rather than flush it; we will flush (or
-		 * not) from switch_mm when we come back. */
-		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_LAZY);
-		tlbgen__switch_mm_irqs_off(sys, cpu, sys->init_mm);
-		return;
-	}
-
 	/*
-	 * be88a1dd6112: "Reload the ASID if transitioning into or out of a
-	 * global ASID" (after the lazy test, where Rik van Riel's 2025 fix of
-	 * 4afeb0ed1753 put it); a global ASID is kept current by INVLPGB.
+	 * be88a1dd6112: move to the mm's global ASID, then return, INVLPGB
+	 * keeps it current. Before the lazy test (v6.15..v6.18): a lazy CPU
+	 * is reloaded onto it by switch_mm_irqs_off(), which ends lazy mode.
 	 */
 	if (tlbgen__mm_needs_global_asid(sys, loaded_mm, asid)) {
 		tlbgen__switch_mm_irqs_off(sys, cpu, loaded_mm);
@@ -196,6 +188,14 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 	}
 	if (tlbgen__is_global_asid(asid))
 		return;
+
+	if (tlbgen__this_is_lazy(sys, cpu)) {
+		/* Lazy: leave the mm rather than flush it; we will flush (or
+		 * not) from switch_mm when we come back. */
+		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_LAZY);
+		tlbgen__switch_mm_irqs_off(sys, cpu, sys->init_mm);
+		return;
+	}
 
 	req = (struct tlbgen_flush_req){
 		.new_tlb_gen = f->new_tlb_gen,
