@@ -43,6 +43,11 @@ int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
 /* bench_parse_ulong() narrowed to unsigned int (max <= UINT_MAX). */
 int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigned int max,
 		     unsigned int *out);
+/* A comma-separated list of CPU counts, each 1..TLBGEN_MAX_CPUS, at most
+ * `max` of them, into v[0..*n): 0, or -EINVAL after one line on stderr
+ * naming `opt` and the value. */
+int bench_parse_cpu_list(const char *opt, const char *arg, unsigned int *v, unsigned int max,
+			 unsigned int *n);
 
 /* Policies ----------------------------------------------------------------
  * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
@@ -56,6 +61,8 @@ struct bench_policy {
 int bench_policy_parse(const char *spec, struct bench_policy *out);
 
 /* Statistics --------------------------------------------------------------- */
+/* The change of a against b in percent; 0 when b is 0. */
+double bench_pct(double a, double b);
 /* mean and sample standard deviation */
 void bench_mean_sd(const double *v, size_t n, double *mean, double *sd);
 /* Two-sided p-value of Welch's unequal-variance t-test (NAN if n < 2). */

@@ -429,3 +429,34 @@ void bench_progress_done(struct bench_progress *pg)
 		fputs("\r\033[K", stderr);
 	pg->shown = false;
 }
+
+int bench_parse_cpu_list(const char *opt, const char *arg, unsigned int *v, unsigned int max,
+			 unsigned int *n)
+{
+	const char *s = arg;
+	char *end;
+
+	for (*n = 0; *s; s = *end ? end + 1 : end) {
+		unsigned long t;
+
+		errno = 0;
+		t = strtoul(s, &end, 10);
+		if (*n == max || end == s || *s == '-' || errno || (*end && *end != ',') || !t ||
+		    t > TLBGEN_MAX_CPUS || (*end == ',' && !end[1])) {
+			fprintf(stderr, "tlbgen-bench: %s: '%s' is not a list of at most %u CPU "
+				"counts (1..%u)\n", opt, arg, max, TLBGEN_MAX_CPUS);
+			return -EINVAL;
+		}
+		v[(*n)++] = (unsigned int)t;
+	}
+	if (!*n) {
+		fprintf(stderr, "tlbgen-bench: %s: empty list\n", opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+double bench_pct(double a, double b)
+{
+	return b ? (a / b - 1) * 100 : 0;
+}

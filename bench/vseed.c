@@ -137,11 +137,6 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 	return err;
 }
 
-static double pct(double a, double b)
-{
-	return b ? (a / b - 1) * 100 : 0;
-}
-
 /* ---- the check against real cachelines: the same op in threaded mode ---------------- */
 
 struct tprog {
@@ -288,21 +283,13 @@ static int check_host(unsigned int ms, uint64_t seed)
 			}
 			qsort(thr, 5, sizeof(thr[0]), cmp_double);
 			printf("%-8s %-7u %14.0f %14.0f %+7.1f%%\n", profiles[k], t, c.ops_per_s,
-			       thr[2], pct(c.ops_per_s, thr[2]));
-			if (pct(c.ops_per_s, thr[2]) > 25 || pct(c.ops_per_s, thr[2]) < -25)
+			       thr[2], bench_pct(c.ops_per_s, thr[2]));
+			if (bench_pct(c.ops_per_s, thr[2]) > 25 || bench_pct(c.ops_per_s, thr[2]) < -25)
 				worst = 1;
 		}
 	}
 	printf("# within +-25%%: %s\n", worst ? "no" : "yes");
 	return 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 
@@ -317,22 +304,6 @@ static void usage(FILE *f)
 		"  table (base, +patch, touch mm->tlb_gen, no mm->tlb_gen). --ms: virtual\n"
 		"  milliseconds per cell (default 5). --check-host: the virtual mode on the host's\n"
 		"  measured model against the threaded mode doing the same work, 1 and 2 threads.\n");
-}
-
-static int parse_threads(const char *s, unsigned int *v, unsigned int max, unsigned int *n)
-{
-	char *end;
-
-	for (*n = 0; *s && *n < max; s = *end ? end + 1 : end) {
-		unsigned long t = strtoul(s, &end, 10);
-
-		if (end == s || (*end && *end != ',') || !t || t > TLBGEN_MAX_CPUS) {
-			fprintf(stderr, "tlbgen-bench: --threads: '%s' is not a list of CPU counts\n", s);
-			return -1;
-		}
-		v[(*n)++] = (unsigned int)t;
-	}
-	return *n ? 0 : -1;
 }
 
 int bench_vseed_main(int argc, char **argv)
@@ -351,7 +322,7 @@ int bench_vseed_main(int argc, char **argv)
 	unsigned long seed = 1;
 	const char *machine = "skylake-56";
 	uint64_t points = 0;
-	double t0 = now_s();
+	double t0 = (bench_now_ns() / 1e9);
 	char desc[512];
 	int opt, bad = 0;
 
@@ -373,7 +344,7 @@ int bench_vseed_main(int argc, char **argv)
 			break;
 		case 'd': bad |= bench_parse_uint("--ms", optarg, 1, 1000, &ms) != 0; break;
 		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
-		case 't': bad |= parse_threads(optarg, threads, 64, &nt) != 0; break;
+		case 't': bad |= bench_parse_cpu_list("--threads", optarg, threads, 64, &nt) != 0; break;
 		case 'H': host = true; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1; break;
@@ -437,12 +408,12 @@ int bench_vseed_main(int argc, char **argv)
 		printf("%-7u", threads[i]);
 		for (unsigned int k = 0; k < columns; k++)
 			printf(" %14.0f", c[k].ops_per_s);
-		printf(" %+7.1f%%", pct(c[1].ops_per_s, c[0].ops_per_s));
+		printf(" %+7.1f%%", bench_pct(c[1].ops_per_s, c[0].ops_per_s));
 		for (unsigned int k = 0; k < columns; k++)
 			printf(" %12.0f", seedv[k]);
-		printf(" %+7.1f%%", pct(seedv[1], seedv[0]));
+		printf(" %+7.1f%%", bench_pct(seedv[1], seedv[0]));
 		for (unsigned int k = 0; k < columns; k++)
-			printf(" %+6.0f%%", seedv[k] ? pct(c[k].ops_per_s, seedv[k]) : 0);
+			printf(" %+6.0f%%", seedv[k] ? bench_pct(c[k].ops_per_s, seedv[k]) : 0);
 		printf(" %6ld\n", viol);
 		for (unsigned int k = 0; k < columns; k++) {
 			json_t *pa = json_pack("{s:s,s:s,s:i,s:s}", "mode", "virtual", "machine",
@@ -458,7 +429,7 @@ int bench_vseed_main(int argc, char **argv)
 				bench_metric("seed_ops_per_sec", "ops/s (the seed's table)", NULL, pa,
 					     seedv[k]);
 				bench_metric("model_error_pct", "%", NULL, pa,
-					     pct(c[k].ops_per_s, seedv[k]));
+					     bench_pct(c[k].ops_per_s, seedv[k]));
 			}
 			json_decref(pa);
 		}
@@ -471,6 +442,6 @@ int bench_vseed_main(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("# speed: %.1f M scheduling points in %.1f s: %.2f M points per host second\n",
-	       points / 1e6, now_s() - t0, points / 1e6 / (now_s() - t0));
+	       points / 1e6, (bench_now_ns() / 1e9) - t0, points / 1e6 / ((bench_now_ns() / 1e9) - t0));
 	return 0;
 }

@@ -498,19 +498,6 @@ static void cell_div(struct cell *acc, unsigned int n)
 		acc->xfer[l] /= n;
 }
 
-static double pct(double a, double b)
-{
-	return b ? (a / b - 1) * 100 : 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -526,22 +513,6 @@ static void usage(FILE *f)
 		"  (default 3), averaged. --threads: default 40 and the machine's CPU count.\n");
 }
 
-static int parse_threads(const char *s, unsigned int *v, unsigned int max, unsigned int *n)
-{
-	char *end;
-
-	for (*n = 0; *s && *n < max; s = *end ? end + 1 : end) {
-		unsigned long t = strtoul(s, &end, 10);
-
-		if (end == s || (*end && *end != ',') || !t || t > TLBGEN_MAX_CPUS) {
-			fprintf(stderr, "tlbgen-bench: --threads: '%s' is not a list of CPU counts\n", s);
-			return -1;
-		}
-		v[(*n)++] = (unsigned int)t;
-	}
-	return *n ? 0 : -1;
-}
-
 int bench_vseed1_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -552,13 +523,13 @@ int bench_vseed1_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_policy pol[3];
-	struct cell last[3];
+	struct cell last[3] = { 0 };	/* the last row's cells, for the MESI line */
 	struct tlbgen_machine m;
 	unsigned int runs = 3, ms = 20, threads[64], nt = 0, ncpu;
 	unsigned long seed = 1;
 	const char *machine = "skx-2s-80";
 	uint64_t points = 0;
-	double t0 = now_s(), lazy_chg_full = 0, trim_vs_lazy_40 = 0, trim_chg_full = 0;
+	double t0 = (bench_now_ns() / 1e9), lazy_chg_full = 0, trim_vs_lazy_40 = 0, trim_chg_full = 0;
 	bool have_full = false, have_40 = false, trim_gain_every_run = false;
 	char desc[512];
 	int opt, bad = 0, ret = 0;
@@ -575,7 +546,7 @@ int bench_vseed1_main(int argc, char **argv)
 		case 'm': machine = optarg; break;
 		case 'd': bad |= bench_parse_uint("--ms", optarg, 1, 1000, &ms) != 0; break;
 		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
-		case 't': bad |= parse_threads(optarg, threads, 64, &nt) != 0; break;
+		case 't': bad |= bench_parse_cpu_list("--threads", optarg, threads, 64, &nt) != 0; break;
 		case 'r': bad |= bench_parse_uint("--runs", optarg, 1, 100, &runs) != 0; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1; break;
@@ -635,10 +606,10 @@ int bench_vseed1_main(int argc, char **argv)
 				err = run_cell(&m, pol[k].name, threads[i], ms, seed + r, &one[k]);
 				cell_add(&c[k], &one[k]);
 			}
-			lz = pct(one[1].ops_per_thread, one[0].ops_per_thread);
+			lz = bench_pct(one[1].ops_per_thread, one[0].ops_per_thread);
 			lo = lz < lo ? lz : lo;
 			hi = lz > hi ? lz : hi;
-			tl = pct(one[2].ops_per_thread, one[1].ops_per_thread);
+			tl = bench_pct(one[2].ops_per_thread, one[1].ops_per_thread);
 			tlo = tl < tlo ? tl : tlo;
 			thi = tl > thi ? tl : thi;
 		}
@@ -651,9 +622,9 @@ int bench_vseed1_main(int argc, char **argv)
 			fprintf(stderr, "tlbgen-bench: %u threads: %s\n", threads[i], strerror(-err));
 			return 1;
 		}
-		lz = pct(c[1].ops_per_thread, c[0].ops_per_thread);
-		tr = pct(c[2].ops_per_thread, c[0].ops_per_thread);
-		tl = pct(c[2].ops_per_thread, c[1].ops_per_thread);
+		lz = bench_pct(c[1].ops_per_thread, c[0].ops_per_thread);
+		tr = bench_pct(c[2].ops_per_thread, c[0].ops_per_thread);
+		tl = bench_pct(c[2].ops_per_thread, c[1].ops_per_thread);
 		if (threads[i] == ncpu) {
 			seed_l = SEED_LAZY_CHG;
 			have_full = true;
@@ -748,6 +719,6 @@ int bench_vseed1_main(int argc, char **argv)
 		printf("# at 40 threads trim over lazy %+.1f%% (seed %+.1f%%)\n", trim_vs_lazy_40,
 		       SEED_TRIM_CHG);
 	printf("# speed: %.1f M scheduling points in %.1f s: %.2f M points per host second\n",
-	       points / 1e6, now_s() - t0, points / 1e6 / (now_s() - t0));
+	       points / 1e6, (bench_now_ns() / 1e9) - t0, points / 1e6 / ((bench_now_ns() / 1e9) - t0));
 	return ret;
 }
