@@ -68,13 +68,20 @@ static void invlpgb_drain(struct tlbgen_system *sys, unsigned int cpu)
 }
 
 /* __tlbsync(): every INVLPGB this CPU issued has completed on every CPU. */
-void tlbgen__tlbsync(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
+/* A TLBSYNC's count and cost; false where the no-tlbsync kernel issues none. */
+static bool tlbsync_account(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
 {
 	if (sys->profile.invlpgb == INVLPGB_NO_TLBSYNC)
-		return;
+		return false;
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLBSYNC);
 	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_TLBSYNCS, 1);
-	invlpgb_drain(sys, cpu);
+	return true;
+}
+
+void tlbgen__tlbsync(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
+{
+	if (tlbsync_account(sys, cpu, mm))
+		invlpgb_drain(sys, cpu);
 }
 
 /* invlpgb_flush_all_nonglobals(): every PCID, global pages kept, synced. */
@@ -200,11 +207,7 @@ static void use_global_asid(struct tlbgen_system *sys, unsigned int cpu, struct 
 	if (reset) {
 		tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_INVLPGB);
 		tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INVLPGBS, 1);
-		/* As tlbgen__tlbsync(): the no-tlbsync kernel issues none. */
-		if (sys->profile.invlpgb != INVLPGB_NO_TLBSYNC) {
-			tlbgen__count(sys, cpu, NULL, TLBGEN_STAT_TLBSYNC);
-			tlbgen__cost_charge(sys, cpu, TLBGEN_COST_TLBSYNCS, 1);
-		}
+		tlbsync_account(sys, cpu, NULL);
 	}
 	if (asid)
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_GLOBAL_ASID_ASSIGNED);
