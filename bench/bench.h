@@ -25,6 +25,16 @@ struct bench_cmd {
 uint64_t bench_xorshift(uint64_t *s);
 /* Monotonic time in ns. */
 uint64_t bench_now_ns(void);
+/* Busy-wait ns on this CPU (no system call: the clock is the vDSO's), as a
+ * kernel path's own work that the threaded workloads burn. */
+void bench_burn_ns(uint64_t ns);
+/* A spin loop's pause. */
+static inline void bench_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
 /* Sort a copy and return min/median/max of n samples. */
 void bench_min_med_max(const double *v, size_t n, double *min, double *med, double *max);
 /* Print non-zero counters of `st` as "name=value" on one line to f. */

@@ -24,6 +24,17 @@ uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+void bench_burn_ns(uint64_t ns)
+{
+	uint64_t until;
+
+	if (!ns)
+		return;
+	until = bench_now_ns() + ns;
+	while (bench_now_ns() < until)
+		bench_relax();
+}
+
 uint64_t bench_xorshift(uint64_t *s)
 {
 	uint64_t x = *s;

@@ -148,28 +148,10 @@ struct tprog {
 	unsigned long ops[64];
 };
 
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* What the virtual mode charges as an event, burnt on a real CPU. */
 static void burn(const struct tlbgen_machine *m, uint32_t cycles)
 {
-	uint64_t until = mono_ns() + (uint64_t)cycles * 1000 / m->mhz;
-
-	while (mono_ns() < until)
-		;
+	bench_burn_ns((uint64_t)cycles * 1000 / m->mhz);
 }
 
 static int tlb_flush1_threaded(struct tlbgen_system *sys, unsigned int cpu, void *arg)
@@ -198,7 +180,7 @@ static int tlb_flush1_threaded(struct tlbgen_system *sys, unsigned int cpu, void
 	atomic_fetch_add(&p->done, 1);
 	while (atomic_load(&p->done) < p->threads)
 		if (tlbgen_poll(sys, cpu) <= 0)
-			relax();
+			bench_relax();
 	return err;
 }
 
@@ -219,7 +201,7 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 	if (err)
 		return err;
 	err = tlbgen_mm__create(sys, threads, &p.mm);
-	t0 = mono_ns();
+	t0 = bench_now_ns();
 	for (started = 0; !err && started < threads; started++)
 		err = tlbgen_cpu__spawn(sys, started, tlb_flush1_threaded, &p);
 	if (err)	/* count the programs that never started as done */
@@ -229,7 +211,7 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 	for (unsigned int c = 0; c < threads; c++)
 		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
 			err = ret;
-	t1 = mono_ns();
+	t1 = bench_now_ns();
 	for (unsigned int c = 0; c < threads; c++)
 		total += p.ops[c];
 	*ops_per_s = total / ((t1 - t0) / 1e9);

@@ -71,25 +71,6 @@ struct task_arg {
 	unsigned int i;
 };
 
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-/* Burn ns on this CPU: clock_gettime() is the vDSO, no system call. */
-static void burn_ns(uint64_t ns)
-{
-	uint64_t until;
-
-	if (!ns)
-		return;
-	until = bench_now_ns() + ns;
-	while (bench_now_ns() < until)
-		relax();
-}
-
 static void acct_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
 		      enum tlbgen_access_op op)
 {
@@ -188,13 +169,13 @@ static void *task_main(void *p)
 		unsigned long addr = (base + page) << TLBGEN_PAGE_SHIFT;
 
 		/* *(addr + i) = 1: the fault that maps the page again */
-		burn_ns(o->kw_fault_ns);
+		bench_burn_ns(o->kw_fault_ns);
 		err = o->trace_reads ? tlbgen_access(sys, cpu, addr) : 0;
 		if (err >= 0)
 			err = tlbgen_pte_change(sys, cpu, mm, addr);
 		if (!err && o->wl->flush_per_op) {
 			/* madvise(MADV_DONTNEED): zap + 1-page flush; then the re-fault. */
-			burn_ns(o->kw_syscall_ns + o->kw_zap_ns);
+			bench_burn_ns(o->kw_syscall_ns + o->kw_zap_ns);
 			err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr,
 							addr + TLBGEN_PAGE_SIZE,
 							TLBGEN_PAGE_SHIFT, false);
@@ -205,7 +186,7 @@ static void *task_main(void *p)
 		}
 		if (err)
 			break;
-		burn_ns(o->kw_user_ns);
+		bench_burn_ns(o->kw_user_ns);
 		atomic_store_explicit(ops, ++n, memory_order_relaxed);
 		if (++page == region) {
 			err = wis_munmap(sys, cpu, mm, base, region);
@@ -222,7 +203,7 @@ static void *task_main(void *p)
 	atomic_fetch_add(&r->done, 1);
 	while (atomic_load(&r->done) < (int)o->tasks) {
 		if (tlbgen_poll(sys, cpu) <= 0)
-			relax();
+			bench_relax();
 	}
 	tlbgen_cpu__detach(sys, cpu);
 	return NULL;
