@@ -346,10 +346,13 @@ static int mesi_columns(struct cmp *c, bool user_pol)
 /* --kernel-work: the machine model whose costs the timed rounds burn. */
 static int kernel_work(struct cmp *c)
 {
-	const char *spec = c->kwork_spec ? c->kwork_spec : "host";
 	struct tlbgen_machine *m = &c->kwork;
+	const char *spec;
 	int err;
 
+	if (!c->kwork_spec)
+		c->kwork_spec = "host";
+	spec = c->kwork_spec;
 	if (!strcmp(spec, "off"))
 		return 0;
 	err = tlbgen_machine_lookup(spec, m);

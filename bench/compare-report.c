@@ -417,7 +417,7 @@ void cmp_record(struct cmp *c)
 	bench_meta_param("warmup_samples", json_integer(c->warmup));
 	bench_meta_param("cpus_used", json_integer(c->nr_cpus));
 	bench_meta_param("baseline", json_string(c->pol[0].label));
-	bench_meta_param("kernel_work", json_string(c->kwork_spec ? c->kwork_spec : "host"));
+	bench_meta_param("kernel_work", json_string(c->kwork_spec));
 	if (c->kwork_on) {
 		bench_meta_param("kernel_work_fault_ns", json_integer((json_int_t)c->kw_fault_ns));
 		bench_meta_param("kernel_work_syscall_ns",

@@ -225,7 +225,7 @@ static void print_header(struct cmp *c)
 		printf("# kernel work per op (--kernel-work %s; off: the flush path alone), burnt "
 		       "as busy-waits in the timed rounds:\n#   fault %llu ns, madvise syscall+PTL "
 		       "%llu ns, zap %llu ns, user %llu ns; machine %s\n",
-		       c->kwork_spec ? c->kwork_spec : "host", (unsigned long long)c->kw_fault_ns,
+		       c->kwork_spec, (unsigned long long)c->kw_fault_ns,
 		       (unsigned long long)c->kw_syscall_ns, (unsigned long long)c->kw_zap_ns,
 		       (unsigned long long)c->kw_user_ns, desc);
 	} else {

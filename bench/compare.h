@@ -47,7 +47,7 @@ struct cmp {
 	unsigned int rounds, duration_ms, sample_ms, warmup;
 	const char *json, *csv, *svg;
 	bool no_plot, quiet, no_mesi, no_acct, seed000, invlpgb;
-	const char *kwork_spec;	/* --kernel-work (NULL: host) */
+	const char *kwork_spec;	/* --kernel-work (host when not given) */
 	bool kwork_on;
 	struct tlbgen_machine kwork;
 	uint64_t kw_fault_ns, kw_syscall_ns, kw_zap_ns, kw_user_ns;
