@@ -95,19 +95,20 @@ static inline unsigned int tlbgen__word_select(unsigned long word, unsigned int 
 /*
  * The k-th set bit in ascending order, k < weight: descend the Fenwick
  * tree to the word holding it (the largest prefix of words with at most k
- * bits set), then select within the word.
+ * bits set), then select within the word. Each level's choice is a mask,
+ * not a branch: with a random k it would be mispredicted half the time.
+ * Entries past nlongs hold UINT_MAX, so the descent never steps there.
  */
 static inline unsigned int tlbgen__rankmap_select(const struct tlbgen_rankmap *m, unsigned int k)
 {
 	unsigned int word = 0;
 
 	for (unsigned int step = m->top; step; step >>= 1) {
-		unsigned int next = word + step;
+		unsigned int t = m->tree[word + step];
+		unsigned int take = -(unsigned int)(t <= k);
 
-		if (next <= m->nlongs && m->tree[next] <= k) {
-			word = next;
-			k -= m->tree[next];
-		}
+		word += step & take;
+		k -= t & take;
 	}
 	return (unsigned int)(word * TLBGEN_BITS_PER_LONG) + tlbgen__word_select(m->bits[word], k);
 }
