@@ -7,7 +7,11 @@
  * Each shootdown is delivered either by the seeded scheduler
  * (tlbgen_run_until_idle) or by the host calling tlbgen_deliver(cpu) for
  * every target in turn; the two styles alternate within each repetition so
- * that both see the same machine noise. Per CPU count the medians of the
+ * that both see the same machine noise. A third style, tlbgen_deliver() over
+ * the targets in a fixed shuffled order, has no scheduler at all: it is the
+ * cost of visiting the targets in a random order, the floor of any uniform
+ * scheduler at sizes whose per-CPU state outgrows the caches. Per CPU count
+ * the medians of the
  * repetitions are printed, with the ratio to the 64-CPU row (and to the
  * 128-CPU row for 8192): linear scaling is the ratio of the CPU counts.
  *
@@ -49,8 +53,8 @@ struct scale_cfg {
 struct scale_row {
 	unsigned int cpus;
 	unsigned long shootdowns;	/* per style per repetition */
-	double idle_ns, direct_ns;	/* median per shootdown */
-	double idle_func, direct_func;	/* flush_tlb_func per shootdown */
+	double idle_ns, direct_ns, shuf_ns;		/* median per shootdown */
+	double idle_func, direct_func, shuf_func;	/* flush_tlb_func per shootdown */
 	double create_ms[2];		/* [0] no oracle/TLB, [1] with */
 	double rss_per_cpu[2];		/* bytes */
 };
@@ -60,9 +64,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: tlbgen-bench scale [options]\n"
 		"  stepped mode at 64..8192 CPUs: one mm on every CPU, one-page flushes\n"
-		"  from CPU 0, delivered by tlbgen_run_until_idle and by tlbgen_deliver(cpu)\n"
-		"  in a loop; creation time and resident memory per CPU. The oracle is off\n"
-		"  for the shootdowns.\n"
+		"  from CPU 0, delivered by tlbgen_run_until_idle, by tlbgen_deliver(cpu)\n"
+		"  in a loop, and by tlbgen_deliver() over the targets in a shuffled order\n"
+		"  (a random order's cost without a scheduler); creation time and resident\n"
+		"  memory per CPU. The oracle is off for the shootdowns.\n"
 		"  --reps N        repetitions; medians are printed (5)\n"
 		"  --targets N     flush_tlb_func calls per style per repetition (200000)\n"
 		"  --max-cpus N    skip the rows above N CPUs (8192)\n"
@@ -153,31 +158,36 @@ static uint64_t flush_funcs(const struct tlbgen_system *sys)
 	return st[TLBGEN_STAT_FLUSH_FUNC];
 }
 
-/* One shootdown from CPU 0, delivered by the scheduler or by the host. */
+enum scale_style { BY_SCHEDULER, BY_HOST, BY_HOST_SHUFFLED };
+
+/*
+ * One shootdown from CPU 0, delivered by the scheduler or by the host, in
+ * CPU order or in the order of order[0 .. cpus - 1) (the targets shuffled).
+ */
 static int shootdown(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned int cpus,
-		     bool direct)
+		     enum scale_style style, const unsigned int *order)
 {
 	int err = tlbgen_flush_tlb_page(sys, 0, mm, 0);
 
 	if (err)
 		return err;
-	if (!direct)
+	if (style == BY_SCHEDULER)
 		return tlbgen_run_until_idle(sys) == (int)cpus - 1 ? 0 : -EIO;
-	for (unsigned int cpu = 1; cpu < cpus; cpu++) {
-		if (tlbgen_deliver(sys, cpu) != 1)
+	for (unsigned int i = 0; i < cpus - 1; i++) {
+		if (tlbgen_deliver(sys, style == BY_HOST ? i + 1 : order[i]) != 1)
 			return -EIO;
 	}
 	return 0;
 }
 
 static int timed(struct tlbgen_system *sys, struct tlbgen_mm *mm, struct scale_row *r,
-		 bool direct, double *ns, double *funcs)
+		 enum scale_style style, const unsigned int *order, double *ns, double *funcs)
 {
 	uint64_t f0 = flush_funcs(sys), t0 = now_ns(), t1;
 	int err = 0;
 
 	for (unsigned long i = 0; i < r->shootdowns && !err; i++)
-		err = shootdown(sys, mm, r->cpus, direct);
+		err = shootdown(sys, mm, r->cpus, style, order);
 	t1 = now_ns();
 	*ns = (double)(t1 - t0) / (double)r->shootdowns;
 	*funcs = (double)(flush_funcs(sys) - f0) / (double)r->shootdowns;
@@ -188,31 +198,55 @@ static int run_row(const struct scale_cfg *c, struct scale_row *r)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = r->cpus, .mode = TLBGEN_MODE_STEPPED,
 		    .profile = c->profile, .flags = TLBGEN_SYS_NO_ORACLE, .seed = c->seed);
-	double idle[MAX_REPS], direct[MAX_REPS], lo, hi;
+	double idle[MAX_REPS], direct[MAX_REPS], shuf[MAX_REPS], lo, hi;
+	unsigned int *order = malloc((r->cpus - 1) * sizeof(*order));
+	uint64_t rng = c->seed;
 	struct tlbgen_system *sys;
 	struct tlbgen_mm *mm;
 	int err;
 
+	if (!order)
+		return -ENOMEM;
+	/* Fisher-Yates over the targets 1 .. cpus - 1, xorshift64 from --seed. */
+	for (unsigned int i = 0; i < r->cpus - 1; i++)
+		order[i] = i + 1;
+	for (unsigned int i = r->cpus - 2; i > 0; i--) {
+		unsigned int j, t;
+
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		j = (unsigned int)(rng % (i + 1));
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
 	r->shootdowns = c->targets / r->cpus ? c->targets / r->cpus : 1;
 	err = tlbgen_system__create(&o, &sys);
-	if (err)
+	if (err) {
+		free(order);
 		return err;
+	}
 	err = tlbgen_mm__create(sys, 1, &mm);
 	for (unsigned int cpu = 0; cpu < r->cpus && !err; cpu++)
 		err = tlbgen_switch_mm(sys, cpu, mm);
 	/* Warm up: CPU 0's csds are allocated on its first flush. */
-	for (int i = 0; i < 2 && !err; i++)
-		err = shootdown(sys, mm, r->cpus, i);
+	for (int i = 0; i < 3 && !err; i++)
+		err = shootdown(sys, mm, r->cpus, (enum scale_style)i, order);
 	for (unsigned int rep = 0; rep < c->reps && !err; rep++) {
-		err = timed(sys, mm, r, false, &idle[rep], &r->idle_func);
+		err = timed(sys, mm, r, BY_SCHEDULER, order, &idle[rep], &r->idle_func);
 		if (!err)
-			err = timed(sys, mm, r, true, &direct[rep], &r->direct_func);
+			err = timed(sys, mm, r, BY_HOST, order, &direct[rep], &r->direct_func);
+		if (!err)
+			err = timed(sys, mm, r, BY_HOST_SHUFFLED, order, &shuf[rep], &r->shuf_func);
 	}
 	tlbgen_system__destroy(sys);
+	free(order);
 	if (err)
 		return err;
 	bench_min_med_max(idle, c->reps, &lo, &r->idle_ns, &hi);
 	bench_min_med_max(direct, c->reps, &lo, &r->direct_ns, &hi);
+	bench_min_med_max(shuf, c->reps, &lo, &r->shuf_ns, &hi);
 	return 0;
 }
 
@@ -277,12 +311,19 @@ static void print_table(const struct scale_cfg *c, const struct scale_row *rows,
 	if (base) {
 		const struct scale_row *r4096 = find_row(rows, n, 4096), *r8192 = find_row(rows, n, 8192);
 
+		printf("shuffled: tlbgen_deliver() over the targets in a shuffled order, no scheduler,"
+		       " ns/tgt:");
+		for (unsigned int i = 0; i < n; i++)
+			printf(" %u:%.1f", rows[i].cpus, rows[i].shuf_ns / rows[i].shuf_func);
+		printf("\n");
 		if (r4096)
-			printf("4096 vs 64: run_until_idle %.1fx, deliver %.1fx (linear 64x)\n",
-			       r4096->idle_ns / base->idle_ns, r4096->direct_ns / base->direct_ns);
+			printf("4096 vs 64: run_until_idle %.1fx, deliver %.1fx, shuffled %.1fx (linear 64x)\n",
+			       r4096->idle_ns / base->idle_ns, r4096->direct_ns / base->direct_ns,
+			       r4096->shuf_ns / base->shuf_ns);
 		if (r8192 && b128)
-			printf("8192 vs 128: run_until_idle %.1fx, deliver %.1fx (linear 64x)\n",
-			       r8192->idle_ns / b128->idle_ns, r8192->direct_ns / b128->direct_ns);
+			printf("8192 vs 128: run_until_idle %.1fx, deliver %.1fx, shuffled %.1fx (linear 64x)\n",
+			       r8192->idle_ns / b128->idle_ns, r8192->direct_ns / b128->direct_ns,
+			       r8192->shuf_ns / b128->shuf_ns);
 	}
 }
 
@@ -299,6 +340,7 @@ static int record(const char *path, const struct scale_cfg *c, const struct scal
 		const struct scale_row *r = &rows[i];
 		json_t *idle = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery", "run_until_idle");
 		json_t *dir = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery", "deliver");
+		json_t *shuf = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery", "deliver_shuffled");
 		json_t *cr = json_pack("{s:i}", "cpus", r->cpus);
 
 		bench_metric("ns_per_shootdown", "ns", "lower", idle, r->idle_ns);
@@ -309,6 +351,8 @@ static int record(const char *path, const struct scale_cfg *c, const struct scal
 		bench_metric("ns_per_target", "ns", "lower", dir, r->direct_ns / r->direct_func);
 		bench_metric("flush_func_per_sec", "calls/s", "higher", dir,
 			     r->direct_func / r->direct_ns * 1e9);
+		bench_metric("ns_per_shootdown", "ns", "lower", shuf, r->shuf_ns);
+		bench_metric("ns_per_target", "ns", "lower", shuf, r->shuf_ns / r->shuf_func);
 		bench_metric("create_ms", "ms", "lower", cr, r->create_ms[0]);
 		bench_metric("resident_bytes_per_cpu", "bytes", "lower", cr, r->rss_per_cpu[0]);
 		bench_metric("create_ms_with_tlb", "ms", "lower", cr, r->create_ms[1]);
@@ -316,6 +360,7 @@ static int record(const char *path, const struct scale_cfg *c, const struct scal
 			     r->rss_per_cpu[1]);
 		json_decref(idle);
 		json_decref(dir);
+		json_decref(shuf);
 		json_decref(cr);
 	}
 	return path && bench_json_dump(bench_results_json(), path) ? -1 : 0;
