@@ -112,6 +112,33 @@ TLBGEN_API int tlbgen_vtime__block(struct tlbgen_system *sys, unsigned int cpu, 
 TLBGEN_API int tlbgen_vtime__wake(struct tlbgen_system *sys, unsigned int cpu,
 				  unsigned int target);
 
+/*
+ * Where the CPUs' virtual time went (struct tlbgen_vtime_stats.time): each
+ * advance of a CPU's clock is charged to one kind, so the kinds of a CPU
+ * sum to its clock (tlbgen_vtime__now()).
+ */
+enum tlbgen_vt_time {
+	TLBGEN_VT_TIME_WORK = 0,	/* tlbgen_vtime__event() and __spend(): syscalls,
+					 * faults, zaps, user work */
+	TLBGEN_VT_TIME_TLB,		/* the TLB's own cost: INVLPGs, full flushes,
+					 * refills, INVLPGB/TLBSYNC */
+	TLBGEN_VT_TIME_LINE,		/* shared-line accesses: hits and transfers */
+	TLBGEN_VT_TIME_LINE_WAIT,	/* ... queued behind another transfer of the line */
+	TLBGEN_VT_TIME_SEND,		/* sending: the ICR write of an IPI, a wake's line */
+	TLBGEN_VT_TIME_IRQ,		/* interrupt entry and exit */
+	TLBGEN_VT_TIME_CSD_WAIT,	/* csd_lock_wait(): asleep until the unlock, PAUSEs */
+	TLBGEN_VT_TIME_IDLE,		/* idle, or blocked (tlbgen_vtime__block()), with
+					 * the C-state exits */
+	TLBGEN_VT_TIME_NR,
+};
+
+/*
+ * tlbgen_vtime_time_name - a short name for `kind` ("work", "tlb", "line",
+ * "line_wait", "send", "irq", "csd_wait", "idle"), or NULL for a kind out of
+ * range. Thread-safe.
+ */
+TLBGEN_API const char *tlbgen_vtime_time_name(enum tlbgen_vt_time kind);
+
 struct tlbgen_vtime_stats {
 	size_t sz;			/* sizeof(struct tlbgen_vtime_stats) */
 	uint64_t sched_points;		/* scheduling points passed */
@@ -125,6 +152,10 @@ struct tlbgen_vtime_stats {
 	uint64_t blocks;		/* tlbgen_vtime__block() calls */
 	uint64_t wakes;			/* tlbgen_vtime__wake() calls */
 	uint64_t idle_ipis;		/* interrupts taken by blocked CPUs */
+	/* Since TLBGEN_0.4: */
+	uint64_t time[TLBGEN_VT_TIME_NR];	/* cycles, summed over CPUs, per kind */
+	uint64_t line_time[TLBGEN_LINE_NR];	/* cycles of TIME_LINE and TIME_LINE_WAIT
+						 * per line kind */
 };
 
 /*

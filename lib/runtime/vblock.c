@@ -44,12 +44,12 @@ TLBGEN_API int tlbgen_vtime__block(struct tlbgen_system *sys, unsigned int cpu, 
 
 		if (me->wake_pending && me->wake_at <= me->clock) {
 			me->wake_pending = false;
-			me->clock += exit_latency;
+			tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_IDLE, exit_latency);
 			ret = 0;
 			break;
 		}
 		if (me->ipi_at <= me->clock) {
-			me->clock += exit_latency;
+			tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_IDLE, exit_latency);
 			vt->stats.idle_ipis++;
 			tlbgen__vt_take_ipis(vt, cpu);
 			continue;
@@ -62,7 +62,7 @@ TLBGEN_API int tlbgen_vtime__block(struct tlbgen_system *sys, unsigned int cpu, 
 			next = me->ipi_at;
 		if (me->wake_pending && me->wake_at < next)
 			next = me->wake_at;
-		tlbgen__vt_sleep(vt, cpu, next);
+		tlbgen__vt_sleep(vt, cpu, next, TLBGEN_VT_TIME_IDLE);
 	}
 	me->blocked = false;
 	if (slept)
@@ -91,8 +91,9 @@ TLBGEN_API int tlbgen_vtime__wake(struct tlbgen_system *sys, unsigned int cpu, u
 	m = &sys->machine;
 	src = &vt->v[cpu];
 	t = &vt->v[target];
-	src->clock += (vt->socket[cpu] == vt->socket[target] ? m->same_socket : m->cross_socket) +
-		      m->rmw;
+	tlbgen__vt_charge(vt, src, TLBGEN_VT_TIME_SEND,
+			  (vt->socket[cpu] == vt->socket[target] ? m->same_socket : m->cross_socket) +
+				  m->rmw);
 	if (!t->wake_pending || t->wake_at > src->clock) {
 		t->wake_pending = true;
 		t->wake_at = src->clock;

@@ -45,9 +45,9 @@ void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
 	vt->stats.ipis_taken++;
 	if (me->sb_len)
 		tlbgen__vt_sb_drain(vt, cpu, "interrupt entry serialises");
-	me->clock += m->irq_entry;
+	tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_IRQ, m->irq_entry);
 	tlbgen__flush_smp_call_function_queue(vt->sys, cpu, -1);
-	me->clock += m->irq_exit;
+	tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_IRQ, m->irq_exit);
 }
 
 /* ---- the execution hooks: accesses and costs -------------------------------------------- */
@@ -104,13 +104,16 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 			     (x.kind == TLBGEN_XFER_FROM_SHARED && op != TLBGEN_OP_READ))) {
 		if (me->clock < *x.busy_until) {
 			vt->stats.line_waits++;
-			me->clock = *x.busy_until;
+			vt->stats.line_time[line] += *x.busy_until - me->clock;
+			tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_LINE_WAIT,
+					  *x.busy_until - me->clock);
 		}
 		*x.busy_until = me->clock + cost;
 	}
 	if (x.kind != TLBGEN_XFER_HIT && x.kind != TLBGEN_XFER_MEMORY)
 		vt->stats.transfers[line]++;
-	me->clock += cost;
+	vt->stats.line_time[line] += cost;
+	tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_LINE, cost);
 	tlbgen__vt_sb_tick(vt, cpu);
 	tlbgen__vt_sched(vt, cpu);
 	tlbgen__vt_take_ipis(vt, cpu);
@@ -125,7 +128,7 @@ static void vt_spend_hook(struct tlbgen_system *sys, unsigned int cpu, uint64_t 
 
 	(void)cpu;
 	if (vt->current < sys->nr_cpus)
-		vt->v[vt->current].clock += cycles;
+		tlbgen__vt_charge(vt, &vt->v[vt->current], TLBGEN_VT_TIME_TLB, cycles);
 }
 
 /* jiffies from the running CPU's clock (the host's view: the latest clock). */
@@ -175,7 +178,8 @@ static void vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles)
 		uint64_t t0;
 
 		if (me->ipi_at > me->clock) {
-			tlbgen__vt_sleep(vt, cpu, me->ipi_at < end ? me->ipi_at : end);
+			tlbgen__vt_sleep(vt, cpu, me->ipi_at < end ? me->ipi_at : end,
+					 TLBGEN_VT_TIME_WORK);
 			continue;
 		}
 		t0 = me->clock;
@@ -201,7 +205,7 @@ static void vt_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned i
 	 * x2APIC), so the sender's stores are visible before the IPI lands. */
 	if (src->sb_len)
 		tlbgen__vt_sb_drain(vt, from, "IPI send");
-	src->clock += m->ipi_send;
+	tlbgen__vt_charge(vt, src, TLBGEN_VT_TIME_SEND, m->ipi_send);
 	at = src->clock + m->ipi_latency;
 	if (vt->socket[from] != vt->socket[target] && m->cross_socket > m->same_socket)
 		at += m->cross_socket - m->same_socket;
@@ -242,9 +246,9 @@ static void vt_wait(struct tlbgen_system *sys, unsigned int cpu)
 			break;
 		vt->stats.wait_blocks++;
 		me->waiting = true;
-		tlbgen__vt_sleep(vt, cpu, me->ipi_at);
+		tlbgen__vt_sleep(vt, cpu, me->ipi_at, TLBGEN_VT_TIME_CSD_WAIT);
 		me->waiting = false;
-		me->clock += sys->machine.spin;
+		tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_CSD_WAIT, sys->machine.spin);
 	}
 	tlbgen__smp_wait_done(sys, cpu);
 }
@@ -272,7 +276,7 @@ static void vcpu_main(void *arg)
 			continue;
 		}
 		/* do_idle(): sleep until an interrupt. */
-		tlbgen__vt_sleep(vt, me->id, me->ipi_at);
+		tlbgen__vt_sleep(vt, me->id, me->ipi_at, TLBGEN_VT_TIME_IDLE);
 	}
 }
 
@@ -466,19 +470,6 @@ TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 	default:			per = m->user_work; break;
 	}
 	return tlbgen_vtime__spend(sys, cpu, per * n);
-}
-
-TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbgen_vtime_stats *out)
-{
-	const struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
-	struct tlbgen_vtime_stats s;
-
-	if (!vt || !out || out->sz < sizeof(size_t))
-		return -EINVAL;
-	s = vt->stats;
-	s.sz = out->sz < sizeof(s) ? out->sz : sizeof(s);
-	memcpy(out, &s, s.sz);
-	return 0;
 }
 
 TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlbgen_machine *out)

@@ -33,6 +33,7 @@ struct tlbgen_vcpu {
 	uint64_t tiebreak;		/* seeded, drawn at each scheduling point */
 	enum vcpu_state state;
 	uint64_t sleep_from;		/* clock when it went to sleep */
+	enum tlbgen_vt_time sleep_kind;	/* what the sleep's time is charged to */
 	bool sleeping;			/* idle, waiting or spending: an IPI wakes it */
 	bool waiting;			/* in csd_lock_wait(): a csd unlock wakes it too */
 	bool started;			/* the coroutine exists */
@@ -71,6 +72,14 @@ struct tlbgen_vt {
 
 #define VT_NEVER	UINT64_MAX
 
+/* Advance the running CPU's clock by `cycles`, charged to `kind`. */
+static inline void tlbgen__vt_charge(struct tlbgen_vt *vt, struct tlbgen_vcpu *me,
+				     enum tlbgen_vt_time kind, uint64_t cycles)
+{
+	me->clock += cycles;
+	vt->stats.time[kind] += cycles;
+}
+
 extern const struct tlbgen_transport tlbgen__virtual_transport;
 
 /* vsched.c */
@@ -80,8 +89,10 @@ unsigned int tlbgen__vt_pop(struct tlbgen_vt *vt);
 void tlbgen__vt_switch(struct tlbgen_vt *vt, unsigned int from, unsigned int to);
 /* The running CPU passes a scheduling point at its clock. */
 void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu);
-/* Sleep until `until` (VT_NEVER: until woken) or an earlier tlbgen__vt_wake(). */
-void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until);
+/* Sleep until `until` (VT_NEVER: until woken) or an earlier tlbgen__vt_wake(),
+ * the time asleep charged to `kind`. */
+void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until,
+		      enum tlbgen_vt_time kind);
 /* Wake a sleeping (or never started) CPU at time t. */
 void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t);
 /* The first CPU to run (nr_cpus: none is runnable), by the clock or the chooser. */

@@ -215,7 +215,8 @@ void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu)
  * The running CPU sleeps until virtual time `until` (VT_NEVER: until woken),
  * or until vt_wake() wakes it earlier. Returns at the time it was resumed.
  */
-void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until)
+void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until,
+		      enum tlbgen_vt_time kind)
 {
 	struct tlbgen_vcpu *me = &vt->v[cpu];
 	unsigned int next;
@@ -225,10 +226,13 @@ void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until)
 	if (me->sb_len)
 		tlbgen__vt_sb_drain(vt, cpu, "the CPU sleeps");
 	me->sleep_from = me->clock;
+	me->sleep_kind = kind;
 	me->sleeping = true;
 	if (until != VT_NEVER) {
+		/* Charged now, so that a run that ends while it sleeps still
+		 * sums to the clock; an earlier wake gives the rest back. */
 		if (me->clock < until)
-			me->clock = until;
+			tlbgen__vt_charge(vt, me, kind, until - me->clock);
 		tlbgen__vt_push(vt, cpu);
 		next = vt->chooser.choose ? vt_choose(vt, cpu, false) : tlbgen__vt_pop(vt);
 	} else {
@@ -251,8 +255,10 @@ void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t)
 
 	if (v->state == VCPU_UNBORN) {
 		/* A CPU that never ran idles from time 0. */
+		vt->stats.time[TLBGEN_VT_TIME_IDLE] += t - v->clock;
 		v->clock = t;
 		v->sleep_from = 0;
+		v->sleep_kind = TLBGEN_VT_TIME_IDLE;
 		v->sleeping = true;
 		tlbgen__vt_push(vt, cpu);
 		return;
@@ -262,9 +268,10 @@ void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t)
 	if (t < v->sleep_from)
 		t = v->sleep_from;
 	if (v->state == VCPU_BLOCKED) {
-		v->clock = t;
+		tlbgen__vt_charge(vt, v, v->sleep_kind, t - v->clock);
 		tlbgen__vt_push(vt, cpu);
 	} else if (v->state == VCPU_RUNNABLE && t < v->clock) {
+		vt->stats.time[v->sleep_kind] -= v->clock - t;
 		v->clock = t;
 		heap_up(vt, v->heap_pos);
 	}
