@@ -88,6 +88,8 @@ static int tlb_flush1_thread(struct tlbgen_system *sys, unsigned int cpu, void *
 struct cell {
 	double ops_per_s;
 	double tlb_gen_xfers_per_flush;
+	double us_per_op[TLBGEN_VT_TIME_NR];	/* CPU time of all CPUs per op, by kind */
+	double tlb_gen_us_per_op;		/* ... on the tlb_gen line (line and line_wait) */
 	long violations;
 	uint64_t points;
 };
@@ -129,6 +131,10 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 				? (double)st.transfers[TLBGEN_LINE_MM_TLB_GEN] /
 					  flushes[TLBGEN_STAT_FLUSH_INITIATED]
 				: 0;
+		for (unsigned int k = 0; k < TLBGEN_VT_TIME_NR; k++)
+			out->us_per_op[k] = total ? st.time[k] / (double)m->mhz / total : 0;
+		out->tlb_gen_us_per_op =
+			total ? st.line_time[TLBGEN_LINE_MM_TLB_GEN] / (double)m->mhz / total : 0;
 		out->violations = tlbgen_oracle__violations(sys);
 		out->points = st.sched_points;
 	}
@@ -275,6 +281,23 @@ static int check_host(unsigned int ms, uint64_t seed)
 }
 
 
+/* Where the CPUs' virtual time went, per operation (struct tlbgen_vtime_stats.time). */
+static void print_time(unsigned int threads, const struct cell *c, unsigned int columns)
+{
+	printf("# CPU time per op at %u threads, us (every CPU's clock, by kind, over the ops):\n",
+	       threads);
+	for (unsigned int k = 0; k < columns; k++) {
+		double sum = 0;
+
+		printf("#   %-13s", col_label[k]);
+		for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++) {
+			printf(" %s %.2f", tlbgen_vtime_time_name(t), c[k].us_per_op[t]);
+			sum += c[k].us_per_op[t];
+		}
+		printf(" = %.2f; tlb_gen line %.2f\n", sum, c[k].tlb_gen_us_per_op);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -407,6 +430,14 @@ int bench_vseed_main(int argc, char **argv)
 			bench_metric("tlb_gen_transfers_per_flush", "cacheline transfers/flush",
 				     "lower", pa, c[k].tlb_gen_xfers_per_flush);
 			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
+			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "cpu_us_per_op_%s", tlbgen_vtime_time_name(t));
+				bench_metric(name, "us of CPU time/op", NULL, pa, c[k].us_per_op[t]);
+			}
+			bench_metric("cpu_us_per_op_tlb_gen_line", "us of CPU time/op", NULL, pa,
+				     c[k].tlb_gen_us_per_op);
 			if (seedv[k]) {
 				bench_metric("seed_ops_per_sec", "ops/s (the seed's table)", NULL, pa,
 					     seedv[k]);
@@ -420,6 +451,7 @@ int bench_vseed_main(int argc, char **argv)
 			for (unsigned int k = 0; k < columns; k++)
 				printf(" %s %.3f", col_label[k], c[k].tlb_gen_xfers_per_flush);
 			printf("\n");
+			print_time(threads[i], c, columns);
 		}
 		fflush(stdout);
 	}
