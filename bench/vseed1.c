@@ -393,6 +393,8 @@ struct cell {
 	long violations;
 	uint64_t points;
 	double xfer[TLBGEN_LINE_NR];
+	double us_per_op[TLBGEN_VT_TIME_NR];	/* every CPU's clock per op, by kind */
+	double line_us_per_op[TLBGEN_LINE_NR];	/* ... of the line kinds, per line */
 };
 
 static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigned int threads,
@@ -452,8 +454,12 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		out->c6_per_op = total ? (double)v.c6 / total : 0;
 		out->violations = tlbgen_oracle__violations(v.sys);
 		out->points = st.sched_points;
-		for (int l = 0; l < TLBGEN_LINE_NR; l++)
+		for (int l = 0; l < TLBGEN_LINE_NR; l++) {
 			out->xfer[l] = (double)st.transfers[l] / flushes;
+			out->line_us_per_op[l] = total ? st.line_time[l] / (double)m->mhz / total : 0;
+		}
+		for (int k = 0; k < TLBGEN_VT_TIME_NR; k++)
+			out->us_per_op[k] = total ? st.time[k] / (double)m->mhz / total : 0;
 	}
 	free(v.sem.q);
 	free(v.sem.q_write);
@@ -476,8 +482,12 @@ static void cell_add(struct cell *acc, const struct cell *c)
 	acc->stale_ipis_per_flush += c->stale_ipis_per_flush;
 	acc->idle_pct += c->idle_pct;
 	acc->c6_per_op += c->c6_per_op;
-	for (int l = 0; l < TLBGEN_LINE_NR; l++)
+	for (int l = 0; l < TLBGEN_LINE_NR; l++) {
 		acc->xfer[l] += c->xfer[l];
+		acc->line_us_per_op[l] += c->line_us_per_op[l];
+	}
+	for (int k = 0; k < TLBGEN_VT_TIME_NR; k++)
+		acc->us_per_op[k] += c->us_per_op[k];
 	for (int i = 0; i < TLBGEN_STAT_NR; i++)
 		acc->stats[i] += c->stats[i];
 	acc->violations += c->violations;
@@ -494,8 +504,12 @@ static void cell_div(struct cell *acc, unsigned int n)
 	acc->stale_ipis_per_flush /= n;
 	acc->idle_pct /= n;
 	acc->c6_per_op /= n;
-	for (int l = 0; l < TLBGEN_LINE_NR; l++)
+	for (int l = 0; l < TLBGEN_LINE_NR; l++) {
 		acc->xfer[l] /= n;
+		acc->line_us_per_op[l] /= n;
+	}
+	for (int k = 0; k < TLBGEN_VT_TIME_NR; k++)
+		acc->us_per_op[k] /= n;
 }
 
 static void usage(FILE *f)
@@ -710,6 +724,22 @@ int bench_vseed1_main(int argc, char **argv)
 		       last[1].xfer[TLBGEN_LINE_TLBSTATE], last[2].xfer[TLBGEN_LINE_TLBSTATE],
 		       last[0].xfer[TLBGEN_LINE_MM_CPUMASK], last[1].xfer[TLBGEN_LINE_MM_CPUMASK],
 		       last[2].xfer[TLBGEN_LINE_MM_CPUMASK]);
+	if (nt) {
+		printf("# CPU time per op at %u threads, us (every CPU's clock, by kind, over the ops):\n",
+		       threads[nt - 1]);
+		for (int k = 0; k < 3; k++) {
+			double sum = 0;
+
+			printf("#   %-5s", pol_short[k]);
+			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++) {
+				printf(" %s %.2f", tlbgen_vtime_time_name(t), last[k].us_per_op[t]);
+				sum += last[k].us_per_op[t];
+			}
+			printf(" = %.2f; cpu_tlbstate line %.2f, mm_cpumask line %.2f\n", sum,
+			       last[k].line_us_per_op[TLBGEN_LINE_TLBSTATE],
+			       last[k].line_us_per_op[TLBGEN_LINE_MM_CPUMASK]);
+		}
+	}
 	if (have_full)
 		printf("# done-when at %u threads: lazy %+.1f%% (band -25%%..-5%%): %s; trim above lazy "
 		       "in every run (%+.1f%% vs %+.1f%%): %s\n",
