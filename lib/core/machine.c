@@ -283,11 +283,18 @@ static void *pong(void *arg)
 	return NULL;
 }
 
-/* Half a ping-pong round trip between two threads pinned to two real
- * CPUs of our affinity: one line transfer. */
+#define PINGPONG_WARMUP	200	/* rounds not timed: the pong thread starting */
+
+/*
+ * Half a ping-pong round trip between two threads pinned to two real
+ * CPUs of our affinity: one line transfer. The clock starts once the pong
+ * thread has answered PINGPONG_WARMUP rounds: thread creation and its
+ * migration to its CPU take tens to thousands of microseconds on a VM,
+ * which would otherwise be spread over the rounds.
+ */
 static uint64_t transfer_ns_once(void)
 {
-	struct pingpong p = { .rounds = 2000, .cpu = -1 };
+	struct pingpong p = { .rounds = 20000 + PINGPONG_WARMUP, .cpu = -1 };
 	cpu_set_t saved;
 	int first = -1;
 	pthread_t t;
@@ -309,8 +316,10 @@ static uint64_t transfer_ns_once(void)
 		pin(first);
 	if (pthread_create(&t, NULL, pong, &p))
 		return 0;
-	t0 = mono_ns();
+	t0 = 0;
 	for (uint64_t i = 1; i <= p.rounds; i++) {
+		if (i == PINGPONG_WARMUP + 1)
+			t0 = mono_ns();
 		atomic_store_explicit(&p.line, 2 * i - 1, memory_order_release);
 		while (atomic_load_explicit(&p.line, memory_order_acquire) != 2 * i)
 			;
@@ -319,7 +328,7 @@ static uint64_t transfer_ns_once(void)
 	pthread_join(t, NULL);
 	if (p.cpu >= 0)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
-	return (t1 - t0) / (2 * p.rounds);
+	return (t1 - t0) / (2 * (p.rounds - PINGPONG_WARMUP));
 }
 
 static int cmp_u64(const void *a, const void *b)
