@@ -25,9 +25,11 @@ struct bench_cmd {
 uint64_t bench_xorshift(uint64_t *s);
 /* Monotonic time in ns. */
 uint64_t bench_now_ns(void);
-/* Busy-wait ns on this CPU (no system call: the clock is the vDSO's), as a
- * kernel path's own work that the threaded workloads burn. */
-void bench_burn_ns(uint64_t ns);
+/* Busy-wait `ns` on threaded CPU `cpu` (no system call: the clock is the
+ * vDSO's), as a kernel path's own work that the threaded workloads burn,
+ * with IRQs on: IPIs are taken as they come, and their handling does not
+ * count towards `ns`. */
+void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t ns);
 /* A spin loop's pause. */
 static inline void bench_relax(void)
 {

@@ -169,13 +169,13 @@ static void *task_main(void *p)
 		unsigned long addr = (base + page) << TLBGEN_PAGE_SHIFT;
 
 		/* *(addr + i) = 1: the fault that maps the page again */
-		bench_burn_ns(o->kw_fault_ns);
+		bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
 		err = o->trace_reads ? tlbgen_access(sys, cpu, addr) : 0;
 		if (err >= 0)
 			err = tlbgen_pte_change(sys, cpu, mm, addr);
 		if (!err && o->wl->flush_per_op) {
 			/* madvise(MADV_DONTNEED): zap + 1-page flush; then the re-fault. */
-			bench_burn_ns(o->kw_syscall_ns + o->kw_zap_ns);
+			bench_burn_ns_irqs_on(sys, cpu, o->kw_syscall_ns + o->kw_zap_ns);
 			err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr,
 							addr + TLBGEN_PAGE_SIZE,
 							TLBGEN_PAGE_SHIFT, false);
@@ -186,7 +186,7 @@ static void *task_main(void *p)
 		}
 		if (err)
 			break;
-		bench_burn_ns(o->kw_user_ns);
+		bench_burn_ns_irqs_on(sys, cpu, o->kw_user_ns);
 		atomic_store_explicit(ops, ++n, memory_order_relaxed);
 		if (++page == region) {
 			err = wis_munmap(sys, cpu, mm, base, region);
