@@ -105,6 +105,18 @@ int t_idle(struct tlbgen_system *sys)
 	return n;
 }
 
+int t_vt_tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+		       unsigned long addr)
+{
+	int err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1);
+
+	err = err ?: tlbgen_pte_change(sys, cpu, mm, addr);
+	err = err ?: (tlbgen_access(sys, cpu, addr) < 0);
+	err = err ?: tlbgen_vtime__event(sys, cpu, TLBGEN_VT_SYSCALL, 1);
+	err = err ?: tlbgen_pte_change(sys, cpu, mm, addr);
+	return err ?: tlbgen_flush_tlb_page(sys, cpu, mm, addr);
+}
+
 int t_quiet_print(enum tlbgen_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;

@@ -57,6 +57,12 @@ void t_switch_all(struct tlbgen_system *sys, unsigned int first, unsigned int la
 /* Deliver everything; return the number of deliveries. */
 int t_idle(struct tlbgen_system *sys);
 
+/* One will-it-scale tlb_flush1 op in virtual time on `cpu`'s page `addr`:
+ * the fault that maps it (event, PTE change, access), then madvise (event,
+ * zap, one-page flush). 0 or the first error. */
+int t_vt_tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+		       unsigned long addr);
+
 /* tlbgen_set_print() handlers: t_quiet_print drops every message,
  * t_warn_print keeps WARN only (silences the oversubscription notice). */
 int t_quiet_print(enum tlbgen_print_level level, const char *fmt, va_list ap);

@@ -38,12 +38,7 @@ static int wis_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	int err = tlbgen_switch_mm(sys, cpu, w->mm);
 
 	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
-		err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1);
-		err = err ?: tlbgen_pte_change(sys, cpu, w->mm, addr);
-		err = err ?: (tlbgen_access(sys, cpu, addr) < 0);
-		err = err ?: tlbgen_vtime__event(sys, cpu, TLBGEN_VT_SYSCALL, 1);
-		err = err ?: tlbgen_pte_change(sys, cpu, w->mm, addr);
-		err = err ?: tlbgen_flush_tlb_page(sys, cpu, w->mm, addr);
+		err = t_vt_tlb_flush1_op(sys, cpu, w->mm, addr);
 		w->ops[cpu]++;
 	}
 	tlbgen_vtime__now(sys, cpu, &w->end[cpu]);

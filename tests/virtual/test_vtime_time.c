@@ -61,12 +61,7 @@ static int storm_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	int err = tlbgen_switch_mm(sys, cpu, s->mm);
 
 	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
-		err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1);
-		err = err ?: tlbgen_pte_change(sys, cpu, s->mm, addr);
-		err = err ?: (tlbgen_access(sys, cpu, addr) < 0);
-		err = err ?: tlbgen_vtime__event(sys, cpu, TLBGEN_VT_SYSCALL, 1);
-		err = err ?: tlbgen_pte_change(sys, cpu, s->mm, addr);
-		err = err ?: tlbgen_flush_tlb_page(sys, cpu, s->mm, addr);
+		err = t_vt_tlb_flush1_op(sys, cpu, s->mm, addr);
 		s->ops++;
 	}
 	return err;
