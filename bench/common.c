@@ -36,8 +36,8 @@ void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t
 
 	if (!ns)
 		return;
-	until = bench_now_ns() + ns;
-	for (t0 = bench_now_ns(); t0 < until; t0 = t1) {
+	t0 = bench_now_ns();
+	for (until = t0 + ns; t0 < until; t0 = t1) {
 		int ran = tlbgen_poll(sys, cpu);
 
 		t1 = bench_now_ns();
