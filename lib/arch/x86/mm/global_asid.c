@@ -67,7 +67,6 @@ static void invlpgb_drain(struct tlbgen_system *sys, unsigned int cpu)
 		invlpgb_complete(sys, cpu, &r->op[r->head]);
 }
 
-/* __tlbsync(): every INVLPGB this CPU issued has completed on every CPU. */
 /* A TLBSYNC's count and cost; false where the no-tlbsync kernel issues none. */
 static bool tlbsync_account(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
 {
@@ -78,6 +77,7 @@ static bool tlbsync_account(struct tlbgen_system *sys, unsigned int cpu, struct 
 	return true;
 }
 
+/* __tlbsync(): every INVLPGB this CPU issued has completed on every CPU. */
 void tlbgen__tlbsync(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
 {
 	if (tlbsync_account(sys, cpu, mm))
