@@ -30,6 +30,13 @@ uint64_t bench_now_ns(void);
  * with IRQs on: IPIs are taken as they come, and their handling does not
  * count towards `ns`. */
 void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t ns);
+/* Virtual mode: `cpu` does a locked RMW on a line of the program's own (a
+ * lock word the library does not model, such as mmap_lock's count) whose
+ * last writer was *last (-1: none yet; set to cpu): a hit, or a transfer
+ * from the writer's socket or the other one, plus the machine's rmw, spent
+ * with IRQs on. Transfers of such a line do not queue. */
+int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m, int *last,
+		      unsigned int cpu);
 /* A spin loop's pause. */
 static inline void bench_relax(void)
 {

@@ -48,6 +48,20 @@ void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t
 	}
 }
 
+int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m, int *last,
+		      unsigned int cpu)
+{
+	uint64_t c = m->hit;
+
+	if (*last >= 0 && (unsigned int)*last != cpu)
+		c = (unsigned int)*last / m->cores_per_socket % m->sockets ==
+				    cpu / m->cores_per_socket % m->sockets
+			    ? m->same_socket
+			    : m->cross_socket;
+	*last = (int)cpu;
+	return tlbgen_vtime__spend(sys, cpu, c + m->rmw);
+}
+
 uint64_t bench_xorshift(uint64_t *s)
 {
 	uint64_t x = *s;

@@ -111,17 +111,7 @@ struct v1 {
 /* A locked RMW on the rwsem's count: one transfer of its line. */
 static int sem_line(struct v1 *v, unsigned int cpu)
 {
-	const struct tlbgen_machine *m = v->m;
-	uint64_t c = m->hit;
-	int last = v->sem.last;
-
-	if (last >= 0 && (unsigned int)last != cpu)
-		c = (unsigned int)last / m->cores_per_socket % m->sockets ==
-				    cpu / m->cores_per_socket % m->sockets
-			    ? m->same_socket
-			    : m->cross_socket;
-	v->sem.last = (int)cpu;
-	return tlbgen_vtime__spend(v->sys, cpu, c + m->rmw);
+	return bench_vt_line_rmw(v->sys, v->m, &v->sem.last, cpu);
 }
 
 static void sem_enqueue(struct rwsem *s, unsigned int cpu, bool write)
