@@ -140,7 +140,11 @@ struct bench_wis_workload {
 	const char *name;		/* tlb_flush1 ... */
 	const char *desc;		/* will-it-scale's description string */
 	unsigned long region_pages;	/* pages mapped per task before munmap */
-	bool flush_per_op;		/* MADV_DONTNEED + 1-page flush each op */
+	bool flush_per_op;		/* MADV_DONTNEED + 1-page flush each op, then the
+					 * read back (a second fault) */
+	unsigned int cow_block;		/* a private file mapping: pages per fault-around
+					 * block, past whose first page the write is a
+					 * COW that flushes (0: none) */
 };
 const struct bench_wis_workload *bench_wis_find(const char *name);
 extern const struct bench_wis_workload bench_wis_workloads[];

@@ -4,18 +4,23 @@
  *
  * Per task, each operation is what one loop iteration of the kernel test
  * does to the TLB machinery:
- *   tlb_flush1/2/3: write the page (tlbgen_access), MADV_DONTNEED zaps its
- *     PTE (tlbgen_pte_change) and flushes one page (flush_tlb_mm_range,
- *     stride PAGE_SHIFT, freed_tables false), re-access (re-fault);
+ *   tlb_flush1/2/3: write the page (a fault, then tlbgen_access),
+ *     MADV_DONTNEED zaps its PTE (tlbgen_pte_change) and flushes one page
+ *     (flush_tlb_mm_range, stride PAGE_SHIFT, freed_tables false), then the
+ *     test reads the page back (a second fault, tlbgen_access);
+ *   tlb_flush1 only: its mapping is a file's, MAP_PRIVATE, so the read back
+ *     is a read fault whose do_fault_around() maps the rest of the page's
+ *     64 KiB block read-only; the next write, on 15 pages in 16, is a COW
+ *     over a read-only PTE, which wp_page_copy() clears and flushes
+ *     (ptep_clear_flush()) before the madvise flushes again;
  *   page_fault3: write the page (the fault makes the PTE writable: a PTE
  *     change that x86 does not flush).
  * After region_pages operations the task munmaps its region: every PTE
  * changes and one flush of the whole region with freed_tables (past the
  * ceiling: a full flush). Threads mode shares one mm (IPIs), processes mode
  * gives each task its own mm (flushes stay local).
- * The kernel tests differ in page-cache/CoW work the emulation has no model
- * of; here tlb_flush1 and tlb_flush3 differ from tlb_flush2 only in the
- * region (128 MiB against 1 MiB, so munmap is 128x rarer).
+ * The kernel tests' page-cache work has no model here beyond that; the
+ * region is 128 MiB for the file tests, 1 MiB for tlb_flush2.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,11 +34,12 @@
 #include "bench.h"
 
 const struct bench_wis_workload bench_wis_workloads[] = {
-	{ "tlb_flush1", "TLB flush of separate file private mapping", 32768, true },
-	{ "tlb_flush2", "TLB flush of anonymous memory private mapping", 256, true },
-	{ "tlb_flush3", "TLB flush of separate file shared mapping", 32768, true },
-	{ "page_fault3", "Separate file shared mapping page fault", 32768, false },
-	{ NULL, NULL, 0, false },
+	/* fault_around_bytes: rounddown_pow_of_two(65536), 16 pages. */
+	{ "tlb_flush1", "TLB flush of separate file private mapping", 32768, true, 16 },
+	{ "tlb_flush2", "TLB flush of anonymous memory private mapping", 256, true, 0 },
+	{ "tlb_flush3", "TLB flush of separate file shared mapping", 32768, true, 0 },
+	{ "page_fault3", "Separate file shared mapping page fault", 32768, false, 0 },
+	{ NULL, NULL, 0, false, 0 },
 };
 
 const struct bench_wis_workload *bench_wis_find(const char *name)
@@ -168,17 +174,27 @@ static void *task_main(void *p)
 	while (!err && !atomic_load_explicit(&r->stop, memory_order_relaxed)) {
 		unsigned long addr = (base + page) << TLBGEN_PAGE_SHIFT;
 
-		/* *(addr + i) = 1: the fault that maps the page again */
+		/* *(addr + i) = 1: the fault that maps the page again; under
+		 * tlb_flush1 mostly a COW whose wp_page_copy() flushes. */
 		bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
 		err = o->trace_reads ? tlbgen_access(sys, cpu, addr) : 0;
+		if (err >= 0 && o->wl->cow_block && page % o->wl->cow_block) {
+			err = tlbgen_pte_change(sys, cpu, mm, addr);
+			if (!err)
+				err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr,
+								addr + TLBGEN_PAGE_SIZE,
+								TLBGEN_PAGE_SHIFT, false);
+		}
 		if (err >= 0)
 			err = tlbgen_pte_change(sys, cpu, mm, addr);
 		if (!err && o->wl->flush_per_op) {
-			/* madvise(MADV_DONTNEED): zap + 1-page flush; then the re-fault. */
+			/* madvise(MADV_DONTNEED): zap + 1-page flush; then the
+			 * read back faults the page in again. */
 			bench_burn_ns_irqs_on(sys, cpu, o->kw_syscall_ns + o->kw_zap_ns);
 			err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr,
 							addr + TLBGEN_PAGE_SIZE,
 							TLBGEN_PAGE_SHIFT, false);
+			bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
 			if (!err && o->trace_reads)
 				err = tlbgen_access(sys, cpu, addr);
 			if (err > 0)
@@ -453,10 +469,23 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 		}
 		unsigned long addr = (c * region + page[c]) << TLBGEN_PAGE_SHIFT;
 
+		/* Phases: 0 the write (and its COW flush), 2 the zap and the
+		 * madvise flush, 1 the re-fault once that flush returned. */
 		if (phase[c] == 0) {
 			err = tlbgen_access(r.sys, c, addr);
-			if (err >= 0)
+			phase[c] = 2;
+			if (err >= 0 && wl->cow_block && page[c] % wl->cow_block) {
 				err = tlbgen_pte_change(r.sys, c, mm, addr);
+				if (!err)
+					err = tlbgen_flush_tlb_mm_range(r.sys, c, mm, addr,
+									addr + TLBGEN_PAGE_SIZE,
+									TLBGEN_PAGE_SHIFT, false);
+				continue;
+			}
+		}
+		if (err >= 0 && phase[c] == 2) {
+			err = tlbgen_pte_change(r.sys, c, mm, addr);
+			phase[c] = 0;
 			if (!err && wl->flush_per_op) {
 				err = tlbgen_flush_tlb_mm_range(r.sys, c, mm, addr,
 								addr + TLBGEN_PAGE_SIZE,
@@ -464,7 +493,7 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 				phase[c] = 1;
 				continue;
 			}
-		} else {
+		} else if (phase[c] == 1) {
 			/* The flush has returned: the re-fault. */
 			err = tlbgen_access(r.sys, c, addr);
 			if (err > 0)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # --kernel-work: the timed rounds burn the machine model's per-op kernel work.
-# A model whose refault alone costs 1 ms caps a task at 1000 ops/s whatever
+# A model whose fault alone costs 1 ms caps a task at 1000 ops/s whatever
 # the host's load (a busy-wait never ends early; one op already under way
 # when a 75 ms sample opens lets 76 count: 1013/s); off leaves the emulated
 # flush path alone, thousands of times faster. The header names the choice,
