@@ -53,7 +53,13 @@ struct scale_cfg {
 struct scale_row {
 	unsigned int cpus;
 	unsigned long shootdowns;	/* per style per repetition */
+	struct tlbgen_system *sys;	/* alive from setup to the last repetition */
+	struct tlbgen_mm *mm;
+	unsigned int *order;		/* the shuffled targets */
+	double rep_ns[3][MAX_REPS];	/* per style, per repetition, per shootdown */
 	double idle_ns, direct_ns, shuf_ns;		/* median per shootdown */
+	double ratio[3];		/* median over repetitions of this row against
+					 * the reference row (64; 128 for 8192) */
 	double idle_func, direct_func, shuf_func;	/* flush_tlb_func per shootdown */
 	double create_ms[2];		/* [0] no oracle/TLB, [1] with */
 	double rss_per_cpu[2];		/* bytes */
@@ -194,22 +200,29 @@ static int timed(struct tlbgen_system *sys, struct tlbgen_mm *mm, struct scale_r
 	return err;
 }
 
-static int run_row(const struct scale_cfg *c, struct scale_row *r)
+static const struct scale_row *find_row(const struct scale_row *rows, unsigned int n,
+					unsigned int cpus)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (rows[i].cpus == cpus)
+			return &rows[i];
+	return NULL;
+}
+
+/* A row's system, its mm on every CPU, the shuffled order, warmed up. */
+static int setup_row(const struct scale_cfg *c, struct scale_row *r)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = r->cpus, .mode = TLBGEN_MODE_STEPPED,
 		    .profile = c->profile, .flags = TLBGEN_SYS_NO_ORACLE, .seed = c->seed);
-	double idle[MAX_REPS], direct[MAX_REPS], shuf[MAX_REPS], lo, hi;
-	unsigned int *order = malloc((r->cpus - 1) * sizeof(*order));
 	uint64_t rng = c->seed;
-	struct tlbgen_system *sys;
-	struct tlbgen_mm *mm;
 	int err;
 
-	if (!order)
+	r->order = malloc((r->cpus - 1) * sizeof(*r->order));
+	if (!r->order)
 		return -ENOMEM;
 	/* Fisher-Yates over the targets 1 .. cpus - 1, xorshift64 from --seed. */
 	for (unsigned int i = 0; i < r->cpus - 1; i++)
-		order[i] = i + 1;
+		r->order[i] = i + 1;
 	for (unsigned int i = r->cpus - 2; i > 0; i--) {
 		unsigned int j, t;
 
@@ -217,37 +230,75 @@ static int run_row(const struct scale_cfg *c, struct scale_row *r)
 		rng ^= rng >> 7;
 		rng ^= rng << 17;
 		j = (unsigned int)(rng % (i + 1));
-		t = order[i];
-		order[i] = order[j];
-		order[j] = t;
+		t = r->order[i];
+		r->order[i] = r->order[j];
+		r->order[j] = t;
 	}
 	r->shootdowns = c->targets / r->cpus ? c->targets / r->cpus : 1;
-	err = tlbgen_system__create(&o, &sys);
-	if (err) {
-		free(order);
-		return err;
-	}
-	err = tlbgen_mm__create(sys, 1, &mm);
-	for (unsigned int cpu = 0; cpu < r->cpus && !err; cpu++)
-		err = tlbgen_switch_mm(sys, cpu, mm);
-	/* Warm up: CPU 0's csds are allocated on its first flush. */
-	for (int i = 0; i < 3 && !err; i++)
-		err = shootdown(sys, mm, r->cpus, (enum scale_style)i, order);
-	for (unsigned int rep = 0; rep < c->reps && !err; rep++) {
-		err = timed(sys, mm, r, BY_SCHEDULER, order, &idle[rep], &r->idle_func);
-		if (!err)
-			err = timed(sys, mm, r, BY_HOST, order, &direct[rep], &r->direct_func);
-		if (!err)
-			err = timed(sys, mm, r, BY_HOST_SHUFFLED, order, &shuf[rep], &r->shuf_func);
-	}
-	tlbgen_system__destroy(sys);
-	free(order);
+	err = tlbgen_system__create(&o, &r->sys);
 	if (err)
 		return err;
-	bench_min_med_max(idle, c->reps, &lo, &r->idle_ns, &hi);
-	bench_min_med_max(direct, c->reps, &lo, &r->direct_ns, &hi);
-	bench_min_med_max(shuf, c->reps, &lo, &r->shuf_ns, &hi);
-	return 0;
+	err = tlbgen_mm__create(r->sys, 1, &r->mm);
+	for (unsigned int cpu = 0; cpu < r->cpus && !err; cpu++)
+		err = tlbgen_switch_mm(r->sys, cpu, r->mm);
+	/* Warm up: CPU 0's csds are allocated on its first flush. */
+	for (int i = 0; i < 3 && !err; i++)
+		err = shootdown(r->sys, r->mm, r->cpus, (enum scale_style)i, r->order);
+	return err;
+}
+
+static void teardown_row(struct scale_row *r)
+{
+	if (r->sys)
+		tlbgen_system__destroy(r->sys);
+	free(r->order);
+	r->sys = NULL;
+	r->order = NULL;
+}
+
+/* One repetition of a row: the three styles in turn, each after one
+ * untimed shootdown that brings its lines back from the previous row's. */
+static int rep_row(struct scale_row *r, unsigned int rep)
+{
+	static const enum scale_style styles[3] = { BY_SCHEDULER, BY_HOST, BY_HOST_SHUFFLED };
+	double *funcs[3] = { &r->idle_func, &r->direct_func, &r->shuf_func };
+	int err = 0;
+
+	for (int k = 0; k < 3 && !err; k++) {
+		err = shootdown(r->sys, r->mm, r->cpus, styles[k], r->order);
+		if (!err)
+			err = timed(r->sys, r->mm, r, styles[k], r->order, &r->rep_ns[k][rep],
+				    funcs[k]);
+	}
+	return err;
+}
+
+/*
+ * Medians per row, and each ratio as the median over repetitions of the
+ * two rows' times in the same repetition: the rows of one repetition are
+ * measured one after the other, so a drift of the host's speed between
+ * repetitions cancels out of the ratio.
+ */
+static void summarise(const struct scale_cfg *c, struct scale_row *rows, unsigned int n)
+{
+	const struct scale_row *base = find_row(rows, n, 64), *b128 = find_row(rows, n, 128);
+	double lo, hi, q[MAX_REPS];
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct scale_row *r = &rows[i];
+		const struct scale_row *ref = r->cpus == 8192 && b128 ? b128 : base;
+		double *med[3] = { &r->idle_ns, &r->direct_ns, &r->shuf_ns };
+
+		for (int k = 0; k < 3; k++) {
+			bench_min_med_max(r->rep_ns[k], c->reps, &lo, med[k], &hi);
+			r->ratio[k] = 0;
+			if (!ref || ref == r)
+				continue;
+			for (unsigned int rep = 0; rep < c->reps; rep++)
+				q[rep] = r->rep_ns[k][rep] / ref->rep_ns[k][rep];
+			bench_min_med_max(q, c->reps, &lo, &r->ratio[k], &hi);
+		}
+	}
 }
 
 static int run_create(const struct scale_cfg *c, struct scale_row *r)
@@ -268,15 +319,6 @@ static int run_create(const struct scale_cfg *c, struct scale_row *r)
 	return 0;
 }
 
-static const struct scale_row *find_row(const struct scale_row *rows, unsigned int n,
-					unsigned int cpus)
-{
-	for (unsigned int i = 0; i < n; i++)
-		if (rows[i].cpus == cpus)
-			return &rows[i];
-	return NULL;
-}
-
 static void print_table(const struct scale_cfg *c, const struct scale_row *rows, unsigned int n)
 {
 	const struct scale_row *base = find_row(rows, n, 64), *b128 = find_row(rows, n, 128);
@@ -284,7 +326,8 @@ static void print_table(const struct scale_cfg *c, const struct scale_row *rows,
 	printf("scale: %s, stepped, oracle off, one mm on every CPU, one-page flushes from CPU 0\n"
 	       "  %s, medians of %u repetitions; ns/tgt = ns per flush_tlb_func call;\n"
 	       "  ratio = cost of a shootdown relative to the 64-CPU row (linear: cpus/64),\n"
-	       "  /128 = relative to the 128-CPU row; create and KiB/cpu (resident growth) with\n"
+	       "  /128 = relative to the 128-CPU row, each the median over repetitions of\n"
+	       "  the two rows measured in the same repetition; create and KiB/cpu (resident growth) with\n"
 	       "  TLBGEN_SYS_NO_ORACLE, +tlb with the oracle and its simulated TLB\n",
 	       c->profile, c->wall ? "wall time" : "thread CPU time", c->reps);
 	printf("%5s | %11s %7s %7s %8s | %11s %7s %7s %8s | %9s %9s | %9s %9s\n", "cpus",
@@ -296,10 +339,8 @@ static void print_table(const struct scale_cfg *c, const struct scale_row *rows,
 		char ri[16] = "-", rd[16] = "-";
 
 		if (ref && ref != r) {
-			snprintf(ri, sizeof(ri), "%s%.1f", ref == b128 ? "/128 " : "",
-				 r->idle_ns / ref->idle_ns);
-			snprintf(rd, sizeof(rd), "%s%.1f", ref == b128 ? "/128 " : "",
-				 r->direct_ns / ref->direct_ns);
+			snprintf(ri, sizeof(ri), "%s%.1f", ref == b128 ? "/128 " : "", r->ratio[0]);
+			snprintf(rd, sizeof(rd), "%s%.1f", ref == b128 ? "/128 " : "", r->ratio[1]);
 		}
 		printf("%5u | %11.2f %7.1f %7s %8.1f | %11.2f %7.1f %7s %8.1f | %9.1f %9.1f | %9.1f %9.1f\n",
 		       r->cpus, r->idle_ns / 1e3, r->idle_ns / r->idle_func, ri,
@@ -318,12 +359,10 @@ static void print_table(const struct scale_cfg *c, const struct scale_row *rows,
 		printf("\n");
 		if (r4096)
 			printf("4096 vs 64: run_until_idle %.1fx, deliver %.1fx, shuffled %.1fx (linear 64x)\n",
-			       r4096->idle_ns / base->idle_ns, r4096->direct_ns / base->direct_ns,
-			       r4096->shuf_ns / base->shuf_ns);
+			       r4096->ratio[0], r4096->ratio[1], r4096->ratio[2]);
 		if (r8192 && b128)
 			printf("8192 vs 128: run_until_idle %.1fx, deliver %.1fx, shuffled %.1fx (linear 64x)\n",
-			       r8192->idle_ns / b128->idle_ns, r8192->direct_ns / b128->direct_ns,
-			       r8192->shuf_ns / b128->shuf_ns);
+			       r8192->ratio[0], r8192->ratio[1], r8192->ratio[2]);
 	}
 }
 
@@ -385,8 +424,8 @@ int bench_scale_main(int argc, char **argv)
 			       .profile = "v6.0" };
 	struct scale_row rows[NR_ROWS];
 	const char *json = NULL;
-	unsigned int n = 0;
-	int opt;
+	unsigned int n = 0, failed = 0;
+	int opt, err = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
@@ -434,23 +473,31 @@ int bench_scale_main(int argc, char **argv)
 	}
 	/* Creation first, while this process has freed nothing a child could reuse. */
 	for (unsigned int i = 0; i < n; i++) {
-		int err = run_create(&c, &rows[i]);
-
+		err = run_create(&c, &rows[i]);
 		if (err) {
 			fprintf(stderr, "tlbgen-bench scale: creating %u CPUs: %s\n", rows[i].cpus,
 				strerror(-err));
 			return 1;
 		}
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		int err = run_row(&c, &rows[i]);
-
-		if (err) {
-			fprintf(stderr, "tlbgen-bench scale: %u CPUs: %s\n", rows[i].cpus,
-				strerror(-err));
-			return 1;
-		}
+	/* Every row's system first; then each repetition runs every row. */
+	for (unsigned int i = 0; i < n && !err; i++) {
+		err = setup_row(&c, &rows[i]);
+		failed = i;
 	}
+	for (unsigned int rep = 0; rep < c.reps && !err; rep++)
+		for (unsigned int i = 0; i < n && !err; i++) {
+			err = rep_row(&rows[i], rep);
+			failed = i;
+		}
+	for (unsigned int i = 0; i < n; i++)
+		teardown_row(&rows[i]);
+	if (err) {
+		fprintf(stderr, "tlbgen-bench scale: %u CPUs: %s\n", rows[failed].cpus,
+			strerror(-err));
+		return 1;
+	}
+	summarise(&c, rows, n);
 	print_table(&c, rows, n);
 	if (record(json, &c, rows, n))
 		return 1;
