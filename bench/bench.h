@@ -30,13 +30,21 @@ uint64_t bench_now_ns(void);
  * with IRQs on: IPIs are taken as they come, and their handling does not
  * count towards `ns`. */
 void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t ns);
-/* Virtual mode: `cpu` does a locked RMW on a line of the program's own (a
- * lock word the library does not model, such as mmap_lock's count) whose
- * last writer was *last (-1: none yet; set to cpu): a hit, or a transfer
- * from the writer's socket or the other one, plus the machine's rmw, spent
- * with IRQs on. Transfers of such a line do not queue. */
-int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m, int *last,
-		      unsigned int cpu);
+/*
+ * Virtual mode: a line of the program's own (a lock word the library does
+ * not model, such as mmap_lock's count). bench_vt_line_rmw(): `cpu` does a
+ * locked RMW on it: a hit, or a transfer from the last writer's socket or
+ * the other one, plus the machine's rmw, spent with IRQs on. A transfer
+ * holds the line: one that finds it held waits until the holder's is done,
+ * as the library's own lines queue. Initialise with BENCH_VT_LINE_INIT.
+ */
+struct bench_vt_line {
+	int last;		/* the CPU whose cache holds it, -1: none yet */
+	uint64_t busy_until;	/* virtual time the transfer in flight ends */
+};
+#define BENCH_VT_LINE_INIT { .last = -1, .busy_until = 0 }
+int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
+		      struct bench_vt_line *l, unsigned int cpu);
 /* A spin loop's pause. */
 static inline void bench_relax(void)
 {

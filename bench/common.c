@@ -48,18 +48,25 @@ void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t
 	}
 }
 
-int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m, int *last,
-		      unsigned int cpu)
+int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
+		      struct bench_vt_line *l, unsigned int cpu)
 {
-	uint64_t c = m->hit;
+	uint64_t now, wait = 0, c = m->hit;
+	int err = tlbgen_vtime__now(sys, cpu, &now);
 
-	if (*last >= 0 && (unsigned int)*last != cpu)
-		c = (unsigned int)*last / m->cores_per_socket % m->sockets ==
+	if (err)
+		return err;
+	if (l->busy_until > now)
+		wait = l->busy_until - now;
+	if (l->last >= 0 && (unsigned int)l->last != cpu) {
+		c = (unsigned int)l->last / m->cores_per_socket % m->sockets ==
 				    cpu / m->cores_per_socket % m->sockets
 			    ? m->same_socket
 			    : m->cross_socket;
-	*last = (int)cpu;
-	return tlbgen_vtime__spend(sys, cpu, c + m->rmw);
+		l->busy_until = now + wait + c;
+	}
+	l->last = (int)cpu;
+	return tlbgen_vtime__spend(sys, cpu, wait + c + m->rmw);
 }
 
 uint64_t bench_xorshift(uint64_t *s)

@@ -78,7 +78,7 @@ struct op_env {
 	int (*charge)(struct tlbgen_system *sys, unsigned int cpu, const struct op_env *e,
 		      enum tlbgen_vt_event ev);
 	int (*mmap_lock_rmw)(struct tlbgen_system *sys, unsigned int cpu, const struct op_env *e);
-	void *lock;		/* virtual: the line's last writer; threaded: the count */
+	void *lock;		/* virtual: struct bench_vt_line; threaded: the count */
 };
 
 /*
@@ -158,7 +158,7 @@ static int mmap_lock_virtual(struct tlbgen_system *sys, unsigned int cpu, const 
 struct vprog {
 	struct tlbgen_mm *mm;
 	struct op_env env;
-	int mmap_lock_last;	/* the CPU whose cache holds mmap_lock's count */
+	struct bench_vt_line mmap_lock;	/* its count's line */
 	unsigned long *ops;
 };
 
@@ -195,11 +195,11 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 	struct tlbgen_system *sys;
 	struct vprog p = { .env = { .m = m, .charge = charge_virtual,
 				    .mmap_lock_rmw = mmap_lock_virtual },
-			   .mmap_lock_last = -1 };
+			   .mmap_lock = BENCH_VT_LINE_INIT };
 	unsigned long total = 0;
 	int err, ret;
 
-	p.env.lock = &p.mmap_lock_last;
+	p.env.lock = &p.mmap_lock;
 	if (threads > o.nr_cpus)
 		o.nr_cpus = threads;
 	err = tlbgen_system__create(&o, &sys);

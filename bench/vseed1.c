@@ -91,7 +91,7 @@ struct rwsem {
 	unsigned int *q;	/* waiting CPUs, a ring of nr_cpus */
 	bool *q_write;		/* per ring slot: waits for write */
 	unsigned int head, n, cap;
-	int last;		/* the CPU whose cache holds the count's line */
+	struct bench_vt_line line;	/* the count's */
 };
 
 struct v1 {
@@ -111,7 +111,7 @@ struct v1 {
 /* A locked RMW on the rwsem's count: one transfer of its line. */
 static int sem_line(struct v1 *v, unsigned int cpu)
 {
-	return bench_vt_line_rmw(v->sys, v->m, &v->sem.last, cpu);
+	return bench_vt_line_rmw(v->sys, v->m, &v->sem.line, cpu);
 }
 
 static void sem_enqueue(struct rwsem *s, unsigned int cpu, bool write)
@@ -395,7 +395,7 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 	struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
 	struct tlbgen_trace_ops hooks = { .sz = sizeof(hooks), .ipi_send = v1_ipi_send };
 	uint64_t until = (uint64_t)(ms * m->mhz * 1000);
-	struct v1 v = { .m = m, .threads = threads, .sem = { .writer = -1, .last = -1 } };
+	struct v1 v = { .m = m, .threads = threads, .sem = { .writer = -1, .line = BENCH_VT_LINE_INIT } };
 	unsigned long total = 0;
 	uint64_t flushes;
 	int err, ret;
