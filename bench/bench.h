@@ -45,6 +45,10 @@ struct bench_vt_line {
 #define BENCH_VT_LINE_INIT { .last = -1, .busy_until = 0 }
 int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
 		      struct bench_vt_line *l, unsigned int cpu);
+/* As bench_vt_line_rmw() for a plain read: a transfer, if another CPU wrote
+ * the line last, that leaves it shared (the next writer still pays one). */
+int bench_vt_line_read(struct tlbgen_system *sys, const struct tlbgen_machine *m,
+		       struct bench_vt_line *l, unsigned int cpu);
 /* A spin loop's pause. */
 static inline void bench_relax(void)
 {

@@ -48,8 +48,8 @@ void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t
 	}
 }
 
-int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
-		      struct bench_vt_line *l, unsigned int cpu)
+static int vt_line_access(struct tlbgen_system *sys, const struct tlbgen_machine *m,
+			  struct bench_vt_line *l, unsigned int cpu, bool write)
 {
 	uint64_t now, wait = 0, c = m->hit;
 	int err = tlbgen_vtime__now(sys, cpu, &now);
@@ -65,8 +65,21 @@ int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
 			    : m->cross_socket;
 		l->busy_until = now + wait + c;
 	}
-	l->last = (int)cpu;
-	return tlbgen_vtime__spend(sys, cpu, wait + c + m->rmw);
+	if (write)
+		l->last = (int)cpu;
+	return tlbgen_vtime__spend(sys, cpu, wait + c + (write ? m->rmw : 0));
+}
+
+int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
+		      struct bench_vt_line *l, unsigned int cpu)
+{
+	return vt_line_access(sys, m, l, cpu, true);
+}
+
+int bench_vt_line_read(struct tlbgen_system *sys, const struct tlbgen_machine *m,
+		       struct bench_vt_line *l, unsigned int cpu)
+{
+	return vt_line_access(sys, m, l, cpu, false);
 }
 
 uint64_t bench_xorshift(uint64_t *s)

@@ -79,6 +79,14 @@ struct op_env {
 		      enum tlbgen_vt_event ev);
 	int (*mmap_lock_rmw)(struct tlbgen_system *sys, unsigned int cpu, const struct op_env *e);
 	void *lock;		/* virtual: struct bench_vt_line; threaded: the count */
+	/* mm->tlb_flush_pending: add `d` (inc_tlb_flush_pending() +1,
+	 * dec_tlb_flush_pending() -1), or read it for mm_tlb_flush_nested(). */
+	int (*flush_pending_add)(struct tlbgen_system *sys, unsigned int cpu,
+				 const struct op_env *e, int d);
+	int (*flush_pending_read)(struct tlbgen_system *sys, unsigned int cpu,
+				  const struct op_env *e, int *val);
+	void *pending;		/* virtual: struct vt_count; threaded: atomic_int */
+	unsigned long *nested;	/* per CPU: madvise flushes tlb_finish_mmu() made full */
 };
 
 /*
@@ -90,7 +98,7 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 {
 	unsigned long j = n % FAULT_AROUND_PAGES;
 	unsigned long addr = ((unsigned long)cpu * FAULT_AROUND_PAGES + j) << TLBGEN_PAGE_SHIFT;
-	int err = e->mmap_lock_rmw(sys, cpu, e);
+	int err = e->mmap_lock_rmw(sys, cpu, e), pending = 0;
 
 	/* *(addr) = 1, under mmap_read_trylock(). Past a block's first page
 	 * the previous read's fault-around left the PTE read-only:
@@ -109,12 +117,18 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 		err = e->mmap_lock_rmw(sys, cpu, e);
 	if (!err)
 		err = touch(sys, cpu, addr);
-	/* madvise(MADV_DONTNEED): under mmap_read_lock(), zap under the PTL,
-	 * then the flush. */
+	/* madvise(MADV_DONTNEED): under mmap_read_lock(), zap_page_range()
+	 * gathers (tlb_gather_mmu() raises mm->tlb_flush_pending), zaps under
+	 * the PTL, and tlb_finish_mmu() flushes the page - or, when another
+	 * thread's gather is in flight (mm_tlb_flush_nested()), the whole mm
+	 * with freed_tables, which IPIs lazy CPUs too (7a30df49f63a) - and
+	 * drops tlb_flush_pending. */
 	if (!err)
 		err = e->charge(sys, cpu, e, TLBGEN_VT_SYSCALL);
 	if (!err)
 		err = e->mmap_lock_rmw(sys, cpu, e);
+	if (!err)
+		err = e->flush_pending_add(sys, cpu, e, 1);
 	if (!err)
 		err = e->charge(sys, cpu, e, TLBGEN_VT_PTL);
 	if (!err)
@@ -122,7 +136,16 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 	if (!err)
 		err = e->charge(sys, cpu, e, TLBGEN_VT_ZAP);
 	if (!err)
+		err = e->flush_pending_read(sys, cpu, e, &pending);
+	if (!err && pending > 1) {
+		e->nested[cpu]++;
+		err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL,
+						TLBGEN_PAGE_SHIFT, true);
+	} else if (!err) {
 		err = tlbgen_flush_tlb_page(sys, cpu, mm, addr);
+	}
+	if (!err)
+		err = e->flush_pending_add(sys, cpu, e, -1);
 	if (!err)
 		err = e->mmap_lock_rmw(sys, cpu, e);
 	/* assert(*(addr) == 0): a read fault maps the file's page read-only
@@ -155,17 +178,62 @@ static int mmap_lock_virtual(struct tlbgen_system *sys, unsigned int cpu, const 
 	return bench_vt_line_rmw(sys, e->m, e->lock, cpu);
 }
 
+/* mm->tlb_flush_pending in virtual time: its value and its line. */
+struct vt_count {
+	struct bench_vt_line line;
+	int val;
+};
+
+static int flush_pending_add_virtual(struct tlbgen_system *sys, unsigned int cpu,
+				     const struct op_env *e, int d)
+{
+	struct vt_count *c = e->pending;
+
+	c->val += d;
+	return bench_vt_line_rmw(sys, e->m, &c->line, cpu);
+}
+
+static int flush_pending_read_virtual(struct tlbgen_system *sys, unsigned int cpu,
+				      const struct op_env *e, int *val)
+{
+	struct vt_count *c = e->pending;
+
+	*val = c->val;
+	return bench_vt_line_read(sys, e->m, &c->line, cpu);
+}
+
 struct vprog {
 	struct tlbgen_mm *mm;
 	struct op_env env;
 	struct bench_vt_line mmap_lock;	/* its count's line */
+	struct vt_count flush_pending;
+	unsigned int threads;
 	unsigned long *ops;
 };
+
+/*
+ * The machine's cost of one op with nothing in its way: two faults, the
+ * madvise syscall, the PTL, the zap and the user work.
+ */
+static uint64_t op_cycles(const struct tlbgen_machine *m)
+{
+	return 2 * (uint64_t)m->page_fault + m->syscall + m->ptl + m->zap + m->user_work;
+}
 
 static int tlb_flush1_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	struct vprog *p = arg;
 	int err = tlbgen_switch_mm(sys, cpu, p->mm);
+
+	/*
+	 * Thread i starts i/threads of an op late. Virtual time has no noise:
+	 * threads started together with equal costs would run in lock step,
+	 * each madvise() beside every other, where a real run's threads drift
+	 * apart within its first milliseconds. Spread phases are that steady
+	 * state; what contention then does to them is the model's.
+	 */
+	if (!err)
+		err = tlbgen_vtime__spend(sys, cpu, op_cycles(p->env.m) * cpu / p->threads);
 
 	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
 		err = tlb_flush1_op(sys, cpu, p->mm, &p->env, p->ops[cpu]);
@@ -179,6 +247,8 @@ struct cell {
 	double ops_per_s;
 	double tlb_gen_xfers_per_flush;
 	double flushes_per_op;			/* flush_tlb_mm_range() calls */
+	double nested_pct;			/* madvise flushes made full by
+						 * mm_tlb_flush_nested() */
 	double us_per_op[TLBGEN_VT_TIME_NR];	/* CPU time of all CPUs per op, by kind */
 	double tlb_gen_us_per_op;		/* ... on the tlb_gen line (line and line_wait) */
 	long violations;
@@ -194,19 +264,26 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 	uint64_t until = (uint64_t)(ms * m->mhz * 1000), flushes[TLBGEN_STAT_NR];
 	struct tlbgen_system *sys;
 	struct vprog p = { .env = { .m = m, .charge = charge_virtual,
-				    .mmap_lock_rmw = mmap_lock_virtual },
-			   .mmap_lock = BENCH_VT_LINE_INIT };
-	unsigned long total = 0;
+				    .mmap_lock_rmw = mmap_lock_virtual,
+				    .flush_pending_add = flush_pending_add_virtual,
+				    .flush_pending_read = flush_pending_read_virtual },
+			   .mmap_lock = BENCH_VT_LINE_INIT,
+			   .flush_pending = { .line = BENCH_VT_LINE_INIT },
+			   .threads = threads };
+	unsigned long total = 0, nested = 0;
 	int err, ret;
 
 	p.env.lock = &p.mmap_lock;
+	p.env.pending = &p.flush_pending;
 	if (threads > o.nr_cpus)
 		o.nr_cpus = threads;
 	err = tlbgen_system__create(&o, &sys);
 	if (err)
 		return err;
 	p.ops = calloc(threads, sizeof(*p.ops));
-	err = p.ops ? tlbgen_mm__create(sys, threads * FAULT_AROUND_PAGES, &p.mm) : -ENOMEM;
+	p.env.nested = calloc(threads, sizeof(*p.env.nested));
+	err = p.ops && p.env.nested ? tlbgen_mm__create(sys, threads * FAULT_AROUND_PAGES, &p.mm)
+				    : -ENOMEM;
 	for (unsigned int c = 0; !err && c < threads; c++)
 		err = tlbgen_cpu__spawn(sys, c, tlb_flush1_thread, &p);
 	if (!err)
@@ -215,8 +292,10 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
 			err = ret;
 		total += p.ops ? p.ops[c] : 0;
+		nested += p.env.nested ? p.env.nested[c] : 0;
 	}
 	if (!err) {
+		out->nested_pct = total ? 100.0 * nested / total : 0;
 		tlbgen_vtime__stats(sys, &st);
 		tlbgen_stats__system(sys, flushes, TLBGEN_STAT_NR);
 		out->ops_per_s = total / (ms / 1000.0);
@@ -235,6 +314,7 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		out->points = st.sched_points;
 	}
 	free(p.ops);
+	free(p.env.nested);
 	tlbgen_system__destroy(sys);
 	return err;
 }
@@ -245,10 +325,12 @@ struct tprog {
 	struct tlbgen_mm *mm;
 	struct op_env env;
 	_Alignas(64) atomic_long mmap_lock;	/* rw_semaphore.count, on its own line */
+	_Alignas(64) atomic_int flush_pending;	/* mm->tlb_flush_pending, on its own */
 	_Alignas(64) atomic_bool stop;
 	atomic_uint done;	/* programs past their loop; none is joined before all are */
 	unsigned int threads;
 	unsigned long ops[64];
+	unsigned long nested[64];
 };
 
 /* What the virtual mode charges as an event, burnt on a real CPU with IRQs
@@ -264,6 +346,24 @@ static int charge_threaded(struct tlbgen_system *sys, unsigned int cpu, const st
 							: m->user_work;
 
 	bench_burn_ns_irqs_on(sys, cpu, (uint64_t)cycles * 1000 / m->mhz);
+	return 0;
+}
+
+static int flush_pending_add_threaded(struct tlbgen_system *sys, unsigned int cpu,
+				      const struct op_env *e, int d)
+{
+	(void)sys;
+	(void)cpu;
+	atomic_fetch_add((atomic_int *)e->pending, d);
+	return 0;
+}
+
+static int flush_pending_read_threaded(struct tlbgen_system *sys, unsigned int cpu,
+				       const struct op_env *e, int *val)
+{
+	(void)sys;
+	(void)cpu;
+	*val = atomic_load((atomic_int *)e->pending);
 	return 0;
 }
 
@@ -306,7 +406,9 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 	struct timespec d = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
 	struct tlbgen_system *sys;
 	struct tprog p = { .env = { .m = m, .charge = charge_threaded,
-				    .mmap_lock_rmw = mmap_lock_threaded },
+				    .mmap_lock_rmw = mmap_lock_threaded,
+				    .flush_pending_add = flush_pending_add_threaded,
+				    .flush_pending_read = flush_pending_read_threaded },
 			   .threads = threads };
 	unsigned int started;
 	unsigned long total = 0;
@@ -314,6 +416,8 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 	int err, ret;
 
 	p.env.lock = &p.mmap_lock;
+	p.env.pending = &p.flush_pending;
+	p.env.nested = p.nested;
 	err = tlbgen_system__create(&o, &sys);
 	if (err)
 		return err;
@@ -418,7 +522,7 @@ static void usage(FILE *f)
 		"  (default skylake-56: tlbgen/machine.h, docs/machines.md), the seed's figures\n"
 		"  beside the model's, and the error per row. --columns 4: the seed's second\n"
 		"  table (base, +patch, touch mm->tlb_gen, no mm->tlb_gen). --ms: virtual\n"
-		"  milliseconds per cell (default 5). --check-host: the virtual mode on the host's\n"
+		"  milliseconds per cell (default 20). --check-host: the virtual mode on the host's\n"
 		"  measured model against the threaded mode doing the same work, 1 and 2 threads.\n");
 }
 
@@ -433,7 +537,7 @@ int bench_vseed_main(int argc, char **argv)
 	};
 	struct bench_policy pol[4];
 	struct tlbgen_machine m;
-	unsigned int columns = 2, ms = 5, threads[64], nt = 0;
+	unsigned int columns = 2, ms = 20, threads[64], nt = 0;
 	bool host = false;
 	unsigned long seed = 1;
 	const char *machine = "skylake-56";
@@ -543,6 +647,8 @@ int bench_vseed_main(int argc, char **argv)
 			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
 			bench_metric("flushes_per_op", "flush_tlb_mm_range() calls/op", NULL, pa,
 				     c[k].flushes_per_op);
+			bench_metric("nested_full_flush_pct", "% of madvise flushes", NULL, pa,
+				     c[k].nested_pct);
 			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++) {
 				char name[64];
 
@@ -566,6 +672,9 @@ int bench_vseed_main(int argc, char **argv)
 			printf("\n# flushes per op (madvise's, and wp_page_copy()'s on 15 pages in 16):");
 			for (unsigned int k = 0; k < columns; k++)
 				printf(" %s %.3f", col_label[k], c[k].flushes_per_op);
+			printf("\n# madvise flushes made full by mm_tlb_flush_nested(), %%:");
+			for (unsigned int k = 0; k < columns; k++)
+				printf(" %s %.1f", col_label[k], c[k].nested_pct);
 			printf("\n");
 			print_time(threads[i], c, columns);
 		}

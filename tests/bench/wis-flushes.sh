@@ -4,7 +4,9 @@
 # block read-only, so on 15 pages in 16 the next write is a COW whose
 # wp_page_copy() flushes (ptep_clear_flush()) before madvise flushes again.
 # The stepped MESI account of 1600 ops on 8 CPUs: 1600 * (1 + 15/16) = 3100
-# flushes, give or take the 8 CPUs' partial blocks.
+# flushes for the ops done, give or take the 8 CPUs' partial blocks (3093 at
+# least), plus up to 2 per CPU for ops whose flushes ran but which had not
+# yet been counted when the account stopped (3116 at most).
 bench=$1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -15,7 +17,7 @@ awk '
 table && ($1 !~ /^v/) { table = 0 }
 table && ($1 == "v5.17" || $1 == "v6.0") {
 	n++
-	if ($2 < 3092 || $2 > 3108) { print "FAIL: " $1 ": " $2 " flushes for 1600 ops, want 3100 +- 8"; bad = 1 }
+	if ($2 < 3093 || $2 > 3116) { print "FAIL: " $1 ": " $2 " flushes for 1600 ops, want 3093..3116"; bad = 1 }
 }
 END {
 	if (n != 2) { print "FAIL: " n " policy rows, want 2"; bad = 1 }

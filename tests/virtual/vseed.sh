@@ -15,6 +15,7 @@ for i in 1 2; do
 done
 cat "$tmp/out1"
 cmp -s "$tmp/det1" "$tmp/det2" || { echo "FAIL: two runs differ"; diff "$tmp/det1" "$tmp/det2"; fail=1; }
+# Two columns: the last fields of the # lines are base's and +patch's.
 awk '
 /^[0-9]/ {
 	rows++
