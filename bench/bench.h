@@ -206,6 +206,7 @@ struct bench_mesi_result {
 	struct tlbgen_coherence_counts tlb_gen;	/* the mm's tlb_gen line */
 	uint64_t remote_reads, local_reads;
 	uint64_t stats[TLBGEN_STAT_NR];
+	uint64_t nested_flushes;	/* madvise flushes mm_tlb_flush_nested() made full */
 	long violations;
 };
 int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, unsigned int cpus,

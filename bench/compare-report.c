@@ -377,6 +377,7 @@ static void record_mesi(struct cmp *c, unsigned int p)
 			       (json_int_t)c->seed);
 
 	bench_metric("mesi_flushes", "flushes", NULL, pa, (double)r->flushes);
+	bench_metric("mesi_nested_full_flushes", "flushes", NULL, pa, (double)r->nested_flushes);
 	bench_metric("mesi_transfers_per_flush", "cacheline transfers/flush", "lower", pa,
 		     per(r->transfers, r->flushes));
 	for (int k = 0; k < TLBGEN_LINE_NR; k++) {

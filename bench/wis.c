@@ -6,8 +6,10 @@
  * does to the TLB machinery:
  *   tlb_flush1/2/3: write the page (a fault, then tlbgen_access),
  *     MADV_DONTNEED zaps its PTE (tlbgen_pte_change) and flushes one page
- *     (flush_tlb_mm_range, stride PAGE_SHIFT, freed_tables false), then the
- *     test reads the page back (a second fault, tlbgen_access);
+ *     (flush_tlb_mm_range, stride PAGE_SHIFT, freed_tables false) - the
+ *     whole mm with freed_tables when another task's zap of the mm is in
+ *     flight (mm_tlb_flush_nested()) - then the test reads the page back
+ *     (a second fault, tlbgen_access);
  *   tlb_flush1 only: its mapping is a file's, MAP_PRIVATE, so the read back
  *     is a read fault whose do_fault_around() maps the rest of the page's
  *     64 KiB block read-only; the next write, on 15 pages in 16, is a COW
@@ -62,10 +64,16 @@ struct read_acct {
 	uint64_t remote_reads, local_reads;
 } __attribute__((aligned(64)));
 
+/* mm->tlb_flush_pending of a task mm, on its own line. */
+struct flush_pending {
+	atomic_int v;
+} __attribute__((aligned(64)));
+
 struct round {
 	const struct bench_round_opts *o;
 	struct tlbgen_system *sys;
 	struct tlbgen_mm **mms;
+	struct flush_pending *pending;	/* per mm */
 	struct task_slot *slots;
 	_Atomic int ready, start, stop, done, err;
 	struct tlbgen_coherence *mesi;	/* stepped account only */
@@ -143,6 +151,21 @@ static int wis_munmap(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen
 					 true);
 }
 
+/*
+ * tlb_finish_mmu() of a one-page zap: the page, or, when mm_tlb_flush_nested()
+ * saw another gather on the mm in flight (tlb_flush_pending > 1), the whole
+ * mm with freed_tables, which IPIs lazy CPUs too (7a30df49f63a).
+ */
+static int nested_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr, bool nested)
+{
+	if (nested)
+		return tlbgen_flush_tlb_mm_range(sys, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL,
+						 TLBGEN_PAGE_SHIFT, true);
+	return tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr, addr + TLBGEN_PAGE_SIZE,
+					 TLBGEN_PAGE_SHIFT, false);
+}
+
 static void *task_main(void *p)
 {
 	struct task_arg *a = p;
@@ -188,12 +211,17 @@ static void *task_main(void *p)
 		if (err >= 0)
 			err = tlbgen_pte_change(sys, cpu, mm, addr);
 		if (!err && o->wl->flush_per_op) {
-			/* madvise(MADV_DONTNEED): zap + 1-page flush; then the
-			 * read back faults the page in again. */
+			atomic_int *pending = &r->pending[o->processes ? cpu : 0].v;
+
+			/* madvise(MADV_DONTNEED): zap + 1-page flush under an
+			 * mmu_gather, or, when another task's gather on the mm
+			 * is in flight, a flush of the whole mm with
+			 * freed_tables (nested_flush()); then the read back
+			 * faults the page in again. */
+			atomic_fetch_add(pending, 1);
 			bench_burn_ns_irqs_on(sys, cpu, o->kw_syscall_ns + o->kw_zap_ns);
-			err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr,
-							addr + TLBGEN_PAGE_SIZE,
-							TLBGEN_PAGE_SHIFT, false);
+			err = nested_flush(sys, cpu, mm, addr, atomic_load(pending) > 1);
+			atomic_fetch_sub(pending, 1);
 			bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
 			if (!err && o->trace_reads)
 				err = tlbgen_access(sys, cpu, addr);
@@ -280,6 +308,9 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	if (err)
 		return err;
 	r.mms = calloc(nmm, sizeof(*r.mms));
+	r.pending = aligned_alloc(64, sizeof(*r.pending) * nmm);
+	if (r.pending)
+		memset(r.pending, 0, sizeof(*r.pending) * nmm);
 	r.slots = aligned_alloc(256, sizeof(*r.slots) * o->tasks);
 	th = calloc(o->tasks, sizeof(*th));
 	args = calloc(o->tasks, sizeof(*args));
@@ -287,7 +318,7 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	res->smin = calloc(max_samples, sizeof(uint64_t));
 	res->smax = calloc(max_samples, sizeof(uint64_t));
 	res->stotal = calloc(max_samples, sizeof(uint64_t));
-	if (!r.mms || !r.slots || !th || !args || !last || !res->smin || !res->smax ||
+	if (!r.mms || !r.pending || !r.slots || !th || !args || !last || !res->smin || !res->smax ||
 	    !res->stotal) {
 		err = -ENOMEM;
 		goto out;
@@ -394,6 +425,7 @@ out:
 	}
 	free(r.acct);
 	free(r.mms);
+	free(r.pending);
 	free(r.slots);
 	free(th);
 	free(args);
@@ -430,6 +462,7 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 	struct tlbgen_mm *mm = NULL;
 	unsigned long region = wl->region_pages, *page = NULL;
 	unsigned char *phase = NULL;
+	unsigned int pending = 0;	/* the mm's tlb_flush_pending */
 	uint64_t rng = seed * 2654435761ULL + 88172645463325252ULL, ops = 0;
 	struct tlbgen_coherence_counts cc;
 	int err;
@@ -487,13 +520,15 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 			err = tlbgen_pte_change(r.sys, c, mm, addr);
 			phase[c] = 0;
 			if (!err && wl->flush_per_op) {
-				err = tlbgen_flush_tlb_mm_range(r.sys, c, mm, addr,
-								addr + TLBGEN_PAGE_SIZE,
-								TLBGEN_PAGE_SHIFT, false);
+				/* The gather stays open until the flush returns. */
+				pending++;
+				res->nested_flushes += pending > 1;
+				err = nested_flush(r.sys, c, mm, addr, pending > 1);
 				phase[c] = 1;
 				continue;
 			}
 		} else if (phase[c] == 1) {
+			pending--;
 			/* The flush has returned: the re-fault. */
 			err = tlbgen_access(r.sys, c, addr);
 			if (err > 0)
