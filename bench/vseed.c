@@ -90,23 +90,18 @@ struct op_env {
 };
 
 /*
- * Operation `n` of a thread: page n % 16 of its own 16-page block (a block
- * per thread, so its page-table and fault-around behaviour are the file's).
+ * A fault on `addr` under mmap_read_trylock(): install the page and, after
+ * the fault, fill the TLB. `cow`: the PTE is present and read-only, and
+ * wp_page_copy() clears and flushes it before it installs the copy.
  */
-static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-			 const struct op_env *e, unsigned long n)
+static int fault(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+		 const struct op_env *e, unsigned long addr, bool cow)
 {
-	unsigned long j = n % FAULT_AROUND_PAGES;
-	unsigned long addr = ((unsigned long)cpu * FAULT_AROUND_PAGES + j) << TLBGEN_PAGE_SHIFT;
-	int err = e->mmap_lock_rmw(sys, cpu, e), pending = 0;
+	int err = e->mmap_lock_rmw(sys, cpu, e);
 
-	/* *(addr) = 1, under mmap_read_trylock(). Past a block's first page
-	 * the previous read's fault-around left the PTE read-only:
-	 * wp_page_copy() clears and flushes it. Then the private copy is
-	 * installed and, after the fault, the TLB fills. */
 	if (!err)
 		err = e->charge(sys, cpu, e, TLBGEN_VT_PAGE_FAULT);
-	if (!err && j) {
+	if (!err && cow) {
 		err = tlbgen_pte_change(sys, cpu, mm, addr);
 		if (!err)
 			err = tlbgen_flush_tlb_page(sys, cpu, mm, addr);
@@ -117,6 +112,23 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 		err = e->mmap_lock_rmw(sys, cpu, e);
 	if (!err)
 		err = touch(sys, cpu, addr);
+	return err;
+}
+
+/*
+ * Operation `n` of a thread: page n % 16 of its own 16-page block (a block
+ * per thread, so its page-table and fault-around behaviour are the file's).
+ */
+static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			 const struct op_env *e, unsigned long n)
+{
+	unsigned long j = n % FAULT_AROUND_PAGES;
+	unsigned long addr = ((unsigned long)cpu * FAULT_AROUND_PAGES + j) << TLBGEN_PAGE_SHIFT;
+	int pending = 0;
+	/* *(addr) = 1. Past a block's first page the previous read's
+	 * fault-around left the PTE read-only: a COW. */
+	int err = fault(sys, cpu, mm, e, addr, j != 0);
+
 	/* madvise(MADV_DONTNEED): under mmap_read_lock(), zap_page_range()
 	 * gathers (tlb_gather_mmu() raises mm->tlb_flush_pending), zaps under
 	 * the PTL, and tlb_finish_mmu() flushes the page - or, when another
@@ -151,15 +163,7 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 	/* assert(*(addr) == 0): a read fault maps the file's page read-only
 	 * (and, at a block's first page, fault-around the rest of the block). */
 	if (!err)
-		err = e->mmap_lock_rmw(sys, cpu, e);
-	if (!err)
-		err = e->charge(sys, cpu, e, TLBGEN_VT_PAGE_FAULT);
-	if (!err)
-		err = tlbgen_pte_change(sys, cpu, mm, addr);
-	if (!err)
-		err = e->mmap_lock_rmw(sys, cpu, e);
-	if (!err)
-		err = touch(sys, cpu, addr);
+		err = fault(sys, cpu, mm, e, addr, false);
 	if (!err)
 		err = e->charge(sys, cpu, e, TLBGEN_VT_USER_WORK);
 	return err;
