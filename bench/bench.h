@@ -159,6 +159,14 @@ struct bench_wis_workload {
 					 * COW that flushes (0: none) */
 };
 const struct bench_wis_workload *bench_wis_find(const char *name);
+/*
+ * tlb_finish_mmu() of madvise(MADV_DONTNEED)'s one-page zap at `addr`: the
+ * page, or, when mm_tlb_flush_nested() saw another gather on the mm in
+ * flight (tlb_flush_pending > 1), the whole mm with freed_tables, which
+ * IPIs lazy CPUs too (7a30df49f63a). tlbgen_flush_tlb_mm_range()'s result.
+ */
+int bench_wis_zap_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr, bool nested);
 extern const struct bench_wis_workload bench_wis_workloads[];
 
 /* One timed threaded round of a workload. */

@@ -149,12 +149,9 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 		err = e->charge(sys, cpu, e, TLBGEN_VT_ZAP);
 	if (!err)
 		err = e->flush_pending_read(sys, cpu, e, &pending);
-	if (!err && pending > 1) {
-		e->nested[cpu]++;
-		err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL,
-						TLBGEN_PAGE_SHIFT, true);
-	} else if (!err) {
-		err = tlbgen_flush_tlb_page(sys, cpu, mm, addr);
+	if (!err) {
+		e->nested[cpu] += pending > 1;
+		err = bench_wis_zap_flush(sys, cpu, mm, addr, pending > 1);
 	}
 	if (!err)
 		err = e->flush_pending_add(sys, cpu, e, -1);

@@ -151,12 +151,7 @@ static int wis_munmap(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen
 					 true);
 }
 
-/*
- * tlb_finish_mmu() of a one-page zap: the page, or, when mm_tlb_flush_nested()
- * saw another gather on the mm in flight (tlb_flush_pending > 1), the whole
- * mm with freed_tables, which IPIs lazy CPUs too (7a30df49f63a).
- */
-static int nested_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+int bench_wis_zap_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
 			unsigned long addr, bool nested)
 {
 	if (nested)
@@ -216,11 +211,11 @@ static void *task_main(void *p)
 			/* madvise(MADV_DONTNEED): zap + 1-page flush under an
 			 * mmu_gather, or, when another task's gather on the mm
 			 * is in flight, a flush of the whole mm with
-			 * freed_tables (nested_flush()); then the read back
+			 * freed_tables (bench_wis_zap_flush()); then the read back
 			 * faults the page in again. */
 			atomic_fetch_add(pending, 1);
 			bench_burn_ns_irqs_on(sys, cpu, o->kw_syscall_ns + o->kw_zap_ns);
-			err = nested_flush(sys, cpu, mm, addr, atomic_load(pending) > 1);
+			err = bench_wis_zap_flush(sys, cpu, mm, addr, atomic_load(pending) > 1);
 			atomic_fetch_sub(pending, 1);
 			bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
 			if (!err && o->trace_reads)
@@ -523,7 +518,7 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 				/* The gather stays open until the flush returns. */
 				pending++;
 				res->nested_flushes += pending > 1;
-				err = nested_flush(r.sys, c, mm, addr, pending > 1);
+				err = bench_wis_zap_flush(r.sys, c, mm, addr, pending > 1);
 				phase[c] = 1;
 				continue;
 			}
