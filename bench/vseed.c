@@ -86,7 +86,8 @@ struct op_env {
 	int (*flush_pending_read)(struct tlbgen_system *sys, unsigned int cpu,
 				  const struct op_env *e, int *val);
 	void *pending;		/* virtual: struct vt_count; threaded: atomic_int */
-	unsigned long *nested;	/* per CPU: madvise flushes tlb_finish_mmu() made full */
+	unsigned long *nested;	/* per CPU: madvise flushes tlb_finish_mmu() made
+				 * full (may be NULL) */
 };
 
 /*
@@ -150,7 +151,8 @@ static int tlb_flush1_op(struct tlbgen_system *sys, unsigned int cpu, struct tlb
 	if (!err)
 		err = e->flush_pending_read(sys, cpu, e, &pending);
 	if (!err) {
-		e->nested[cpu] += pending > 1;
+		if (e->nested)
+			e->nested[cpu] += pending > 1;
 		err = bench_wis_zap_flush(sys, cpu, mm, addr, pending > 1);
 	}
 	if (!err)
@@ -330,8 +332,9 @@ struct tprog {
 	_Alignas(64) atomic_bool stop;
 	atomic_uint done;	/* programs past their loop; none is joined before all are */
 	unsigned int threads;
-	unsigned long ops[64];
-	unsigned long nested[64];
+	struct {
+		unsigned long n;
+	} __attribute__((aligned(64))) ops[64];	/* per thread, a line each */
 };
 
 /* What the virtual mode charges as an event, burnt on a real CPU with IRQs
@@ -383,9 +386,9 @@ static int tlb_flush1_threaded(struct tlbgen_system *sys, unsigned int cpu, void
 	int err = tlbgen_switch_mm(sys, cpu, p->mm);
 
 	while (!err && !atomic_load_explicit(&p->stop, memory_order_relaxed)) {
-		err = tlb_flush1_op(sys, cpu, p->mm, &p->env, p->ops[cpu]);
+		err = tlb_flush1_op(sys, cpu, p->mm, &p->env, p->ops[cpu].n);
 		if (!err)
-			p->ops[cpu]++;
+			p->ops[cpu].n++;
 	}
 	/* Stay an IRQ-enabled CPU until every program stopped flushing: a
 	 * joined CPU answers no IPI, and another may be waiting for ours. */
@@ -418,7 +421,6 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 
 	p.env.lock = &p.mmap_lock;
 	p.env.pending = &p.flush_pending;
-	p.env.nested = p.nested;
 	err = tlbgen_system__create(&o, &sys);
 	if (err)
 		return err;
@@ -435,7 +437,7 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 			err = ret;
 	t1 = bench_now_ns();
 	for (unsigned int c = 0; c < threads; c++)
-		total += p.ops[c];
+		total += p.ops[c].n;
 	*ops_per_s = total / ((t1 - t0) / 1e9);
 	tlbgen_system__destroy(sys);
 	return err;
