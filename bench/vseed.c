@@ -10,11 +10,13 @@
  * read fault on the file: do_fault_around() maps the page-cache pages of
  * its aligned fault_around_bytes block (64 KiB, 16 pages) read-only. The
  * next page's write then finds a read-only PTE, and wp_page_copy() clears
- * it with ptep_clear_flush(), a one-page flush of every CPU in mm_cpumask,
- * before it installs the private copy. So 15 pages in 16 flush twice: once
- * in the write fault and once in madvise(). (This machine's 6.18 kernel,
- * traced with tlb:tlb_flush: 1.98 remote flushes per op for this loop, 1.00
- * for the same loop on anonymous memory.)
+ * it with ptep_clear_flush(), a one-page flush_tlb_mm_range() (IPIs to the
+ * mm's CPUs that are not lazy), before it installs the private copy. So 15
+ * pages in 16 flush twice: once in the write fault and once in madvise().
+ * (This machine's 6.18 kernel, traced with tlb:tlb_flush: 1.98 remote
+ * flushes per op for this loop, 1.00 for the same loop on anonymous memory.
+ * In a thread's first pass over a sparse tmpfs file, shmem_fault() caches
+ * only the faulting page, so that pass flushes about once per op.)
  */
 #include <errno.h>
 #include <getopt.h>
