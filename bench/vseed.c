@@ -324,6 +324,41 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 	return err;
 }
 
+/* The mean of `runs` cells, one per seed from `seed` on; *lo and *hi get the
+ * range of the change of column 1 against column 0 over the seeds. */
+static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *pol,
+		     unsigned int columns, unsigned int threads, double ms, uint64_t seed,
+		     unsigned int runs, struct cell *out, double *lo, double *hi)
+{
+	memset(out, 0, sizeof(*out) * columns);
+	for (unsigned int r = 0; r < runs; r++) {
+		struct cell c[4];
+		double chg;
+
+		for (unsigned int k = 0; k < columns; k++) {
+			int err = run_cell(m, pol[k].name, threads, ms, seed + r, &c[k]);
+
+			if (err)
+				return err;
+			out[k].ops_per_s += c[k].ops_per_s / runs;
+			out[k].tlb_gen_xfers_per_flush += c[k].tlb_gen_xfers_per_flush / runs;
+			out[k].flushes_per_op += c[k].flushes_per_op / runs;
+			out[k].nested_pct += c[k].nested_pct / runs;
+			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++)
+				out[k].us_per_op[t] += c[k].us_per_op[t] / runs;
+			out[k].tlb_gen_us_per_op += c[k].tlb_gen_us_per_op / runs;
+			out[k].violations += c[k].violations;
+			out[k].points += c[k].points;
+		}
+		chg = bench_pct(c[1].ops_per_s, c[0].ops_per_s);
+		if (!r || chg < *lo)
+			*lo = chg;
+		if (!r || chg > *hi)
+			*hi = chg;
+	}
+	return 0;
+}
+
 /* ---- the check against real cachelines: the same op in threaded mode ---------------- */
 
 struct tprog {
@@ -522,13 +557,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tlbgen-bench seed000 --mode virtual [--machine SPEC] [--columns 2|4]\n"
-		"                            [--ms MS] [--seed N] [--threads N,N,...]\n"
+		"                            [--ms MS] [--seed N] [--runs R] [--threads N,N,...]\n"
 		"  Seed 000 in virtual time: will-it-scale tlb_flush1_threads on a machine model\n"
 		"  (default skylake-56: tlbgen/machine.h, docs/machines.md), the seed's figures\n"
 		"  beside the model's, and the error per row. --columns 4: the seed's second\n"
 		"  table (base, +patch, touch mm->tlb_gen, no mm->tlb_gen). --ms: virtual\n"
-		"  milliseconds per cell (default 20). --check-host: the virtual mode on the host's\n"
-		"  measured model against the threaded mode doing the same work, 1 and 2 threads.\n");
+		"  milliseconds per cell (default 20). --runs R: the mean of R runs, seeds\n"
+		"  --seed onwards, and each row's lowest and highest change (default 1; at a few\n"
+		"  threads a run settles into a faster or slower regime by seed). --check-host:\n"
+		"  the virtual mode on the host's measured model against the threaded mode doing\n"
+		"  the same work, 1 and 2 threads.\n");
 }
 
 int bench_vseed_main(int argc, char **argv)
@@ -538,11 +576,12 @@ int bench_vseed_main(int argc, char **argv)
 		{ "columns", required_argument, NULL, 'c' }, { "ms", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' }, { "threads", required_argument, NULL, 't' },
 		{ "check-host", no_argument, NULL, 'H' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "runs", required_argument, NULL, 'r' }, { NULL, 0, NULL, 0 },
 	};
 	struct bench_policy pol[4];
 	struct tlbgen_machine m;
-	unsigned int columns = 2, ms = 20, threads[64], nt = 0;
+	unsigned int columns = 2, ms = 20, threads[64], nt = 0, runs = 1;
+	double lo[64], hi[64];
 	bool host = false;
 	unsigned long seed = 1;
 	const char *machine = "skylake-56";
@@ -570,6 +609,7 @@ int bench_vseed_main(int argc, char **argv)
 		case 'd': bad |= bench_parse_uint("--ms", optarg, 1, 1000, &ms) != 0; break;
 		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
 		case 't': bad |= bench_parse_cpu_list("--threads", optarg, threads, 64, &nt) != 0; break;
+		case 'r': bad |= bench_parse_uint("--runs", optarg, 1, 16, &runs) != 0; break;
 		case 'H': host = true; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1; break;
@@ -593,8 +633,12 @@ int bench_vseed_main(int argc, char **argv)
 		if (bench_policy_parse(col_spec[k], &pol[k]))
 			return 2;
 	tlbgen_machine_describe(&m, desc, sizeof(desc));
-	printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell, seed %lu\n",
-	       ms, seed);
+	if (runs == 1)
+		printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell, "
+		       "seed %lu\n", ms, seed);
+	else
+		printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell, "
+		       "mean of %u runs, seeds %lu..%lu\n", ms, runs, seed, seed + runs - 1);
 	printf("# machine %s\n", desc);
 	printf("# model: ops/s of the model; seed: the thread's figures (%s); err: model vs seed\n",
 	       columns == 4 ? "second table, a Haswell box" : "first table, 56-core Skylake");
@@ -615,8 +659,8 @@ int bench_vseed_main(int argc, char **argv)
 		long viol = 0;
 		int err = 0;
 
+		err = run_cells(&m, pol, columns, threads[i], ms, seed, runs, c, &lo[i], &hi[i]);
 		for (unsigned int k = 0; k < columns && !err; k++) {
-			err = run_cell(&m, pol[k].name, threads[i], ms, seed, &c[k]);
 			viol += c[k].violations;
 			points += c[k].points;
 		}
@@ -684,6 +728,12 @@ int bench_vseed_main(int argc, char **argv)
 			print_time(threads[i], c, columns);
 		}
 		fflush(stdout);
+	}
+	if (runs > 1) {
+		printf("# change per seed, lowest..highest:");
+		for (unsigned int i = 0; i < nt; i++)
+			printf(" %u: %+.1f..%+.1f%%", threads[i], lo[i], hi[i]);
+		printf("\n");
 	}
 	printf("# speed: %.1f M scheduling points in %.1f s: %.2f M points per host second\n",
 	       points / 1e6, (bench_now_ns() / 1e9) - t0, points / 1e6 / ((bench_now_ns() / 1e9) - t0));

@@ -47,7 +47,16 @@ rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: --check-host exit $rc"; cat "$tmp/host"; fail=1; }
 n=$(grep -cE '^v(5\.17|6\.0) +[12] +[0-9]+ +[0-9]+ +[-+][0-9.]+%$' "$tmp/host")
 [ "$n" -eq 4 ] || { echo "FAIL: --check-host printed $n rows, want 4"; cat "$tmp/host"; fail=1; }
-for args in "--machine nosuch" "--machine skylake-56:mhz=0" "--columns 3" "--ms 0" "--threads 0"; do
+# --runs: the mean over seeds and each row's range of changes; one thread
+# has nothing to contend with, so every seed gives both policies the same.
+"$bench" seed000 --mode virtual --threads 1 --ms 1 --runs 2 --no-out >"$tmp/runs" 2>&1 ||
+	{ echo "FAIL: --runs 2 exit $?"; cat "$tmp/runs"; fail=1; }
+grep -q '^# seed 000: .*mean of 2 runs, seeds 1\.\.2$' "$tmp/runs" ||
+	{ echo "FAIL: --runs 2: no 'mean of 2 runs' header"; cat "$tmp/runs"; fail=1; }
+grep -q '^# change per seed, lowest..highest: 1: +0\.0\.\.+0\.0%$' "$tmp/runs" ||
+	{ echo "FAIL: --runs 2: 1 thread changes between policies"; cat "$tmp/runs"; fail=1; }
+for args in "--machine nosuch" "--machine skylake-56:mhz=0" "--columns 3" "--ms 0" "--threads 0" \
+	"--runs 0" "--runs 17"; do
 	# shellcheck disable=SC2086
 	"$bench" seed000 --mode virtual $args >/dev/null 2>&1
 	rc=$?
