@@ -160,6 +160,12 @@ struct bench_wis_workload {
 };
 const struct bench_wis_workload *bench_wis_find(const char *name);
 /*
+ * wp_page_copy() over the read-only PTE at `addr`: ptep_clear_flush() clears
+ * it (tlbgen_pte_change()) and flushes the page from the mm's CPUs.
+ */
+int bench_wis_cow_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr);
+/*
  * tlb_finish_mmu() of madvise(MADV_DONTNEED)'s one-page zap at `addr`: the
  * page, or, when mm_tlb_flush_nested() saw another gather on the mm in
  * flight (tlb_flush_pending > 1), the whole mm with freed_tables, which

@@ -104,11 +104,8 @@ static int fault(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *
 
 	if (!err)
 		err = e->charge(sys, cpu, e, TLBGEN_VT_PAGE_FAULT);
-	if (!err && cow) {
-		err = tlbgen_pte_change(sys, cpu, mm, addr);
-		if (!err)
-			err = tlbgen_flush_tlb_page(sys, cpu, mm, addr);
-	}
+	if (!err && cow)
+		err = bench_wis_cow_flush(sys, cpu, mm, addr);
 	if (!err)
 		err = tlbgen_pte_change(sys, cpu, mm, addr);
 	if (!err)

@@ -151,6 +151,15 @@ static int wis_munmap(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen
 					 true);
 }
 
+int bench_wis_cow_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr)
+{
+	int err = tlbgen_pte_change(sys, cpu, mm, addr);
+
+	return err ? err : tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr, addr + TLBGEN_PAGE_SIZE,
+						     TLBGEN_PAGE_SHIFT, false);
+}
+
 int bench_wis_zap_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
 			unsigned long addr, bool nested)
 {
@@ -196,13 +205,8 @@ static void *task_main(void *p)
 		 * tlb_flush1 mostly a COW whose wp_page_copy() flushes. */
 		bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
 		err = o->trace_reads ? tlbgen_access(sys, cpu, addr) : 0;
-		if (err >= 0 && o->wl->cow_block && page % o->wl->cow_block) {
-			err = tlbgen_pte_change(sys, cpu, mm, addr);
-			if (!err)
-				err = tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr,
-								addr + TLBGEN_PAGE_SIZE,
-								TLBGEN_PAGE_SHIFT, false);
-		}
+		if (err >= 0 && o->wl->cow_block && page % o->wl->cow_block)
+			err = bench_wis_cow_flush(sys, cpu, mm, addr);
 		if (err >= 0)
 			err = tlbgen_pte_change(sys, cpu, mm, addr);
 		if (!err && o->wl->flush_per_op) {
@@ -503,11 +507,7 @@ int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, uns
 			err = tlbgen_access(r.sys, c, addr);
 			phase[c] = 2;
 			if (err >= 0 && wl->cow_block && page[c] % wl->cow_block) {
-				err = tlbgen_pte_change(r.sys, c, mm, addr);
-				if (!err)
-					err = tlbgen_flush_tlb_mm_range(r.sys, c, mm, addr,
-									addr + TLBGEN_PAGE_SIZE,
-									TLBGEN_PAGE_SHIFT, false);
+				err = bench_wis_cow_flush(r.sys, c, mm, addr);
 				continue;
 			}
 		}
