@@ -48,7 +48,6 @@ struct tlbgen_tlb_context {
 
 struct tlbgen_tlb_state {
 	_Atomic(struct tlbgen_mm *) loaded_mm;
-	struct tlbgen_mm *last_user_mm;
 	/* Read remotely by finish_asid_transition() (4afeb0ed1753). A global
 	 * ASID (>= TLB_NR_DYN_ASIDS) has no ctxs[] slot. */
 	_Atomic uint16_t loaded_mm_asid;
@@ -56,8 +55,11 @@ struct tlbgen_tlb_state {
 	bool invalidate_other;
 	uint8_t lam;
 	uint16_t user_pcid_flush_mask;
-	unsigned long cr4;
+	/* flush_tlb_func() reads loaded_mm, loaded_mm_asid and ctxs[asid]:
+	 * with the first ASIDs handed out (1, 2) that is one line. */
 	struct tlbgen_tlb_context ctxs[TLBGEN_TLB_NR_DYN_ASIDS];
+	struct tlbgen_mm *last_user_mm;
+	unsigned long cr4;
 } __cacheline_aligned;
 
 /* struct tlb_state_shared (2f4305b19fe6): the only remotely read part. */
@@ -127,6 +129,7 @@ struct tlbgen_cpu {
 		unsigned int id;
 		atomic_bool irqs_disabled;
 		bool info_in_use;	/* the kernel's flush_tlb_info_idx check */
+		struct tlbgen_simtlb *tlb;	/* beside irqs_disabled: both read per IPI */
 		uint64_t nr_flush_recs;	/* oracle: flushes this CPU has numbered */
 		_Atomic(struct tlbgen_mm *) flush_mm;	/* mm of the flush in flight, for mm__destroy */
 		bool waiting;		/* stepped: waiting for acknowledgements */
@@ -141,7 +144,6 @@ struct tlbgen_cpu {
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
 		struct tlbgen_invlpgb_ring *invlpgb;	/* INVLPGBs this CPU issued, not yet
 							 * completed by its TLBSYNC */
-		struct tlbgen_simtlb *tlb;
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
 	} __cacheline_aligned priv;
@@ -164,6 +166,8 @@ struct tlbgen_cpu {
 
 _Static_assert(sizeof(struct tlbgen_tlb_state) == 2 * TLBGEN_CACHELINE,
 	       "struct tlb_state must fit in two cache lines");
+_Static_assert(offsetof(struct tlbgen_tlb_state, ctxs[3]) <= TLBGEN_CACHELINE,
+	       "loaded_mm and ctxs[0 .. 2] share the first line");
 _Static_assert(sizeof(struct tlbgen_tlb_state_shared) == TLBGEN_CACHELINE,
 	       "cpu_tlbstate_shared must sit alone on its cacheline");
 _Static_assert(sizeof(struct tlbgen_flush_tlb_info) == TLBGEN_CACHELINE,

@@ -65,7 +65,7 @@ TLBGEN_API int tlbgen_stats__cpu(const struct tlbgen_system *sys, unsigned int c
 		return -EINVAL;
 	n = clamp_n(n);
 	for (size_t i = 0; i < n; i++)
-		out[i] = tlbgen__stat_read(&sys->cpus[cpu]->stats[i]);
+		out[i] = tlbgen__stat_read(&sys->cpus[cpu]->stats[tlbgen__stat_slot(i)]);
 	return (int)n;
 }
 
@@ -78,7 +78,7 @@ TLBGEN_API int tlbgen_stats__system(const struct tlbgen_system *sys, uint64_t *o
 		memset(out, 0, n * sizeof(*out));
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++)
 		for (size_t i = 0; i < n; i++)
-			out[i] += tlbgen__stat_read(&sys->cpus[cpu]->stats[i]);
+			out[i] += tlbgen__stat_read(&sys->cpus[cpu]->stats[tlbgen__stat_slot(i)]);
 	return (int)n;
 }
 
@@ -94,7 +94,8 @@ TLBGEN_API int tlbgen_stats__mm(const struct tlbgen_mm *mm, uint64_t *out, size_
 	for (unsigned int cpu = 0; cpu < mm->priv.sys->nr_cpus; cpu++)
 		for (size_t i = 0; i < n; i++)
 			out[i] += tlbgen__stat_read(
-				&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + i]);
+				&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE +
+						 tlbgen__stat_slot(i)]);
 	return (int)n;
 }
 

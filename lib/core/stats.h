@@ -16,6 +16,31 @@
 #define TLBGEN_MM_STAT_STRIDE \
 	((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE * (TLBGEN_CACHELINE / 8))
 
+/*
+ * The slot of counter `s` in a CPU's (or an mm's per-CPU) array. Eight
+ * counters every remote flush_tlb_func() bumps on the target swap places
+ * with eight the initiator bumps, so a delivered IPI dirties one counter
+ * line per array, not two: at thousands of CPUs each line is a cache miss.
+ * An involution: the same map reads a slot back.
+ */
+static inline unsigned int tlbgen__stat_slot(unsigned int s)
+{
+#define TLBGEN_STAT_SWAP(a, b) case a: return b; case b: return a
+	switch (s) {
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_INITIATED, TLBGEN_STAT_IPI_RECEIVED);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_MULTI, TLBGEN_STAT_FLUSH_FUNC);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_LOCAL_ONLY, TLBGEN_STAT_FLUSH_FUNC_REMOTE);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_NONE, TLBGEN_STAT_EARLY_SKIP);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_CALL_QUEUED, TLBGEN_STAT_UP_TO_DATE);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SENT, TLBGEN_STAT_PARTIAL_FLUSH);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SKIP_LAZY, TLBGEN_STAT_PAGES_INVALIDATED);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SKIP_NOT_LOADED, TLBGEN_STAT_TLB_GEN_READ);
+	default:
+		return s;
+	}
+#undef TLBGEN_STAT_SWAP
+}
+
 static inline void tlbgen__stat_add(_Atomic uint64_t *c, uint64_t n)
 {
 	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
@@ -45,11 +70,13 @@ static inline void tlbgen__stat_reset(_Atomic uint64_t *c)
 static inline void tlbgen__count_n(struct tlbgen_system *sys, unsigned int cpu,
 				   const struct tlbgen_mm *mm, enum tlbgen_stat s, uint64_t n)
 {
+	unsigned int slot = tlbgen__stat_slot(s);
+
 	if (unlikely(sys->flags & TLBGEN_SYS_NO_STATS))
 		return;
-	tlbgen__stat_add(&sys->cpus[cpu]->stats[s], n);
+	tlbgen__stat_add(&sys->cpus[cpu]->stats[slot], n);
 	if (mm && mm->priv.stats)
-		tlbgen__stat_add(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + s], n);
+		tlbgen__stat_add(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + slot], n);
 }
 #define tlbgen__count(sys, cpu, mm, s) tlbgen__count_n(sys, cpu, mm, s, 1)
 

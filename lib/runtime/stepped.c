@@ -93,7 +93,8 @@ static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only
 {
 	int n;
 
-	if (stepped_preempted(sys, cpu))
+	/* nr_preempted first: steal_time is a line of its own per CPU. */
+	if (unlikely(sys->nr_preempted) && stepped_preempted(sys, cpu))
 		return 0;	/* the host holds the interrupt until it runs the vCPU */
 	n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
 
@@ -172,18 +173,12 @@ static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int c
 {
 	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
-	const char *cost = (const char *)&c->cost;
-
 	__builtin_prefetch(&c->tlbstate, 1, 3);
-	__builtin_prefetch(&c->tlbstate.ctxs[1], 1, 3);
 	__builtin_prefetch(&c->shared, 0, 3);
 	__builtin_prefetch(&c->queue, 1, 3);
 	__builtin_prefetch(&c->priv, 1, 3);
-	__builtin_prefetch((const char *)&c->priv + TLBGEN_CACHELINE, 1, 3);
-	__builtin_prefetch(&c->stats[TLBGEN_STAT_IPI_RECEIVED], 1, 3);
-	__builtin_prefetch(&c->stats[TLBGEN_STAT_TLB_GEN_READ], 1, 3);
-	for (size_t off = 0; off < sizeof(c->cost); off += TLBGEN_CACHELINE)
-		__builtin_prefetch(cost + off, 1, 3);
+	__builtin_prefetch(&c->stats[tlbgen__stat_slot(TLBGEN_STAT_IPI_RECEIVED)], 1, 3);
+	__builtin_prefetch(&c->cost.acct[TLBGEN_COST_INV_PAGES], 1, 3);
 }
 
 /*
