@@ -34,7 +34,8 @@ static void tlbgen__free_cpus(struct tlbgen_system *sys)
 
 static int tlbgen__init_cpu(struct tlbgen_system *sys, unsigned int i)
 {
-	struct tlbgen_cpu *c = tlbgen__cpu_alloc(sys, i, sizeof(*c));
+	struct tlbgen_cpu *c = tlbgen__cpu_alloc(sys, i,
+						 tlbgen__arena_odd_lines(sizeof(*c), TLBGEN_CACHELINE));
 
 	if (!c)
 		return -ENOMEM;

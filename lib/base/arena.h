@@ -32,6 +32,19 @@ void tlbgen__arena_init(struct tlbgen_arena *a);
  * (-1: anywhere). NULL on failure, with the arena unchanged.
  */
 void *tlbgen__arena_alloc(struct tlbgen_arena *a, int node, size_t size);
+/*
+ * `size` rounded up to an odd number of cachelines: the size to give blocks
+ * that sit back to back, one per CPU, and are reached in any order. With a
+ * power-of-two stride (struct tlbgen_cpu is 1 KiB) one field of every CPU
+ * falls in one set out of every sixteen, and 64 CPUs overflow a 12-way L1.
+ */
+static inline size_t tlbgen__arena_odd_lines(size_t size, size_t line)
+{
+	size_t lines = (size + line - 1) / line;
+
+	return (lines | 1) * line;
+}
+
 /* Unmap every chunk (an arena that was only initialised is fine). */
 void tlbgen__arena_destroy(struct tlbgen_arena *a);
 

@@ -12,9 +12,11 @@
 
 #include "state.h"
 
-/* Per-CPU slots of an mm's counters, padded to whole cachelines. */
+/* Per-CPU slots of an mm's counters, padded to an odd number of whole
+ * cachelines (see tlbgen__arena_odd_lines()). */
 #define TLBGEN_MM_STAT_STRIDE \
-	((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE * (TLBGEN_CACHELINE / 8))
+	((((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE) | 1) * \
+	 (TLBGEN_CACHELINE / 8))
 
 /*
  * The slot of counter `s` in a CPU's (or an mm's per-CPU) array. Eight
