@@ -10,6 +10,8 @@
  *    is computed here by a plain scan, and was also recorded from the
  *    scan-based scheduler the rank/select one replaced.
  *
+ *  - consecutive CPUs' blocks are an odd number of cachelines apart.
+ *
  * 150 CPUs with the mm loaded on every CPU but those = 1 mod 3: the
  * pending set spans three bitmap words and has holes.
  */
@@ -332,6 +334,58 @@ static void test_uniform(void **state)
 	assert_true(chi_square(biased, k, samples) > crit);
 }
 
+/* ---- per-CPU lines at an odd stride ----------------------------------------- */
+
+struct queue_lines {
+	uintptr_t id[NR];	/* each CPU's call_single_queue line, as it drains it */
+};
+
+static void queue_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
+		       enum tlbgen_access_op op)
+{
+	struct queue_lines *q = ctx;
+
+	(void)op;
+	if (line == TLBGEN_LINE_CALL_QUEUE && cpu < NR && !q->id[cpu])
+		q->id[cpu] = id;
+}
+
+/*
+ * Targets reached in any order touch the same fields of every CPU: blocks
+ * a power of two of lines apart (struct tlbgen_cpu alone is 1 KiB) would
+ * put one field of every CPU in one cache set of sixteen. Each delivery
+ * shows its own queue's line (trace ids are addresses): consecutive CPUs'
+ * lines, where they sit side by side, must be an odd number of lines apart.
+ */
+static void test_cpu_lines_odd_stride(void **state)
+{
+	struct queue_lines q = { 0 };
+	struct tlbgen_trace_ops ops = { .sz = sizeof(ops), .line_access = queue_line, .ctx = &q };
+	struct tlbgen_mm *mm;
+	struct tlbgen_system *sys = sched_sys(1, &mm);
+	unsigned int pairs = 0;
+
+	(void)state;
+	assert_int_equal(tlbgen_system__set_trace(sys, &ops), 0);
+	assert_int_equal(tlbgen_flush_tlb_page(sys, 0, mm, 0), 0);
+	for (unsigned int cpu = 1; cpu < NR; cpu++)
+		if (LOADED(cpu))
+			assert_int_equal(tlbgen_deliver(sys, cpu), 1);
+	for (unsigned int cpu = 2; cpu < NR; cpu++) {
+		uintptr_t a = q.id[cpu - 1], b = q.id[cpu], lines;
+
+		if (!LOADED(cpu) || !LOADED(cpu - 1) || b <= a || b - a > 16384)
+			continue;	/* not delivered, or another node's arena */
+		lines = (b - a) / 64;
+		assert_int_equal((b - a) % 64, 0);
+		assert_int_equal(lines % 2, 1);
+		pairs++;
+	}
+	/* One node's CPUs sit side by side: most pairs are checked. */
+	assert_true(pairs >= 40);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_run_until_idle_is_steps),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_cpu_lines_odd_stride),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
