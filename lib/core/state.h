@@ -33,8 +33,13 @@ struct tlbgen_mm;
 struct tlbgen_simtlb;
 
 /* Per-CPU cost account and fault counters: written only by the CPU itself. */
+/* Slots of a CPU's counter line array: the stats, and two cost counters. */
+#define TLBGEN_STAT_SLOTS	(TLBGEN_STAT_NR + 2)
+
 struct tlbgen_cpu_cost {
-	_Atomic uint64_t acct[TLBGEN_COST_NR];		/* enum tlbgen_cost_item */
+	/* enum tlbgen_cost_item; INV_PAGES and INV_CYCLES live in stats[]
+	 * (tlbgen__cost_acct()). */
+	_Atomic uint64_t acct[TLBGEN_COST_NR];
 	_Atomic uint64_t faults[TLBGEN_FAULT_STAT_NR];	/* enum tlbgen_fault_stat */
 };
 
@@ -158,7 +163,9 @@ struct tlbgen_cpu {
 		_Atomic uint8_t preempted;
 	} __cacheline_aligned steal_time;
 
-	_Atomic uint64_t stats[TLBGEN_STAT_NR] __cacheline_aligned;
+	/* enum tlbgen_stat by tlbgen__stat_slot(), with the two cost counters
+	 * a flush_tlb_one_user() charges on the same first line. */
+	_Atomic uint64_t stats[TLBGEN_STAT_SLOTS] __cacheline_aligned;
 
 	/* Cost model virtual time and fault counters. */
 	struct tlbgen_cpu_cost cost __cacheline_aligned;
@@ -367,6 +374,7 @@ struct tlbgen_system {
 	uint64_t rng;				/* stepped scheduler (xorshift64*) */
 	struct tlbgen_rankmap ipi_pending;	/* stepped: CPUs with queued calls */
 	unsigned int nr_preempted;		/* stepped: vCPUs the host preempted */
+	bool prefetch_targets;			/* stepped: targets' lines outgrow L2 */
 
 	struct tlbgen_trace_ops trace;
 	bool tracing;

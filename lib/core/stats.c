@@ -107,7 +107,7 @@ TLBGEN_API int tlbgen_stats__reset(struct tlbgen_system *sys)
 		return -EBUSY;
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++)
 		for (size_t i = 0; i < TLBGEN_STAT_NR; i++)
-			tlbgen__stat_reset(&sys->cpus[cpu]->stats[i]);
+			tlbgen__stat_reset(&sys->cpus[cpu]->stats[tlbgen__stat_slot(i)]);
 	pthread_mutex_lock(&sys->lock);
 	for (struct tlbgen_mm *mm = sys->mm_list; mm; mm = mm->priv.next)
 		if (mm->priv.stats)

@@ -12,19 +12,16 @@
 
 #include "state.h"
 
-/* Per-CPU slots of an mm's counters, padded to an odd number of whole
- * cachelines (see tlbgen__arena_odd_lines()). */
-#define TLBGEN_MM_STAT_STRIDE \
-	((((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE) | 1) * \
-	 (TLBGEN_CACHELINE / 8))
-
 /*
- * The slot of counter `s` in a CPU's (or an mm's per-CPU) array. Eight
- * counters every remote flush_tlb_func() bumps on the target swap places
- * with eight the initiator bumps, so a delivered IPI dirties one counter
- * line per array, not two: at thousands of CPUs each line is a cache miss.
- * An involution: the same map reads a slot back.
+ * The slot of counter `s` in a CPU's stats[] (and an mm's per-CPU slots).
+ * The six counters a remote one-page flush_tlb_func() bumps take slots 0-5,
+ * beside the two cost counters its flush_tlb_one_user() charges (6, 7):
+ * a delivered IPI dirties one counter line, where at thousands of CPUs
+ * each line is a cache miss. The counters they displace move to the end.
  */
+#define TLBGEN_STAT_SLOT_INV_PAGES	6
+#define TLBGEN_STAT_SLOT_INV_CYCLES	7
+
 static inline unsigned int tlbgen__stat_slot(unsigned int s)
 {
 #define TLBGEN_STAT_SWAP(a, b) case a: return b; case b: return a
@@ -32,15 +29,36 @@ static inline unsigned int tlbgen__stat_slot(unsigned int s)
 	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_INITIATED, TLBGEN_STAT_IPI_RECEIVED);
 	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_MULTI, TLBGEN_STAT_FLUSH_FUNC);
 	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_LOCAL_ONLY, TLBGEN_STAT_FLUSH_FUNC_REMOTE);
-	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_NONE, TLBGEN_STAT_EARLY_SKIP);
-	TLBGEN_STAT_SWAP(TLBGEN_STAT_CALL_QUEUED, TLBGEN_STAT_UP_TO_DATE);
-	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SENT, TLBGEN_STAT_PARTIAL_FLUSH);
-	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SKIP_LAZY, TLBGEN_STAT_PAGES_INVALIDATED);
-	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SKIP_NOT_LOADED, TLBGEN_STAT_TLB_GEN_READ);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_FLUSH_NONE, TLBGEN_STAT_TLB_GEN_READ);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_CALL_QUEUED, TLBGEN_STAT_PARTIAL_FLUSH);
+	TLBGEN_STAT_SWAP(TLBGEN_STAT_IPI_SENT, TLBGEN_STAT_PAGES_INVALIDATED);
+	case TLBGEN_STAT_IPI_SKIP_LAZY:
+		return TLBGEN_STAT_NR;
+	case TLBGEN_STAT_IPI_SKIP_NOT_LOADED:
+		return TLBGEN_STAT_NR + 1;
 	default:
 		return s;
 	}
 #undef TLBGEN_STAT_SWAP
+}
+
+/* Per-CPU slots of an mm's counters, padded to an odd number of whole
+ * cachelines (see tlbgen__arena_odd_lines()). */
+#define TLBGEN_MM_STAT_STRIDE \
+	((((TLBGEN_STAT_SLOTS * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE) | 1) * \
+	 (TLBGEN_CACHELINE / 8))
+
+/* Cost counter `item` (enum tlbgen_cost_item) of CPU `c`. */
+static inline _Atomic uint64_t *tlbgen__cost_acct(struct tlbgen_cpu *c, unsigned int item)
+{
+	switch (item) {
+	case TLBGEN_COST_INV_PAGES:
+		return &c->stats[TLBGEN_STAT_SLOT_INV_PAGES];
+	case TLBGEN_COST_INV_CYCLES:
+		return &c->stats[TLBGEN_STAT_SLOT_INV_CYCLES];
+	default:
+		return &c->cost.acct[item];
+	}
 }
 
 static inline void tlbgen__stat_add(_Atomic uint64_t *c, uint64_t n)

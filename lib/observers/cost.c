@@ -122,7 +122,7 @@ void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
 			 enum tlbgen_cost_item what, uint64_t n)
 {
 	const struct tlbgen_cost_model *m = model(sys);
-	struct tlbgen_cpu_cost *a = &tlbgen__cpu(sys, cpu)->cost;
+	struct tlbgen_cpu *a = tlbgen__cpu(sys, cpu);
 	uint64_t cycles;
 
 	if (!n)
@@ -130,46 +130,47 @@ void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
 	switch (what) {
 	case TLBGEN_COST_INV_PAGES:
 		cycles = n * m->inv_page_cycles;
-		tlbgen__stat_add(&a->acct[TLBGEN_COST_INV_CYCLES], cycles);
+		tlbgen__stat_add(tlbgen__cost_acct(a, TLBGEN_COST_INV_CYCLES), cycles);
 		break;
 	case TLBGEN_COST_FULL_FLUSHES:
 		cycles = n * m->full_flush_cycles;
-		tlbgen__stat_add(&a->acct[TLBGEN_COST_FULL_CYCLES], cycles);
+		tlbgen__stat_add(tlbgen__cost_acct(a, TLBGEN_COST_FULL_CYCLES), cycles);
 		break;
 	case TLBGEN_COST_REFILLS:
 		cycles = n * m->refill_cycles;
-		tlbgen__stat_add(&a->acct[TLBGEN_COST_REFILL_CYCLES], cycles);
+		tlbgen__stat_add(tlbgen__cost_acct(a, TLBGEN_COST_REFILL_CYCLES), cycles);
 		break;
 	case TLBGEN_COST_INVLPGBS:
 		cycles = n * m->invlpgb_cycles;
-		tlbgen__stat_add(&a->acct[TLBGEN_COST_INV_CYCLES], cycles);
+		tlbgen__stat_add(tlbgen__cost_acct(a, TLBGEN_COST_INV_CYCLES), cycles);
 		break;
 	case TLBGEN_COST_TLBSYNCS:
 		cycles = n * m->tlbsync_cycles;
-		tlbgen__stat_add(&a->acct[TLBGEN_COST_INV_CYCLES], cycles);
+		tlbgen__stat_add(tlbgen__cost_acct(a, TLBGEN_COST_INV_CYCLES), cycles);
 		break;
 	default:
 		return;
 	}
-	tlbgen__stat_add(&a->acct[what], n);
+	tlbgen__stat_add(tlbgen__cost_acct(a, what), n);
 	if (unlikely(sys->exec))
 		sys->exec->spend(sys, cpu, cycles);
 	else if (unlikely(m->spend) && sys->mode == TLBGEN_MODE_THREADED)
 		spend(m, cycles);
 }
 
-static void fill(const struct tlbgen_cpu_cost *a, struct tlbgen_cost_account *o)
+static uint64_t acct(struct tlbgen_cpu *c, enum tlbgen_cost_item item)
 {
-	o->inv_pages += atomic_load_explicit(&a->acct[TLBGEN_COST_INV_PAGES], memory_order_relaxed);
-	o->full_flushes += atomic_load_explicit(&a->acct[TLBGEN_COST_FULL_FLUSHES],
-						memory_order_relaxed);
-	o->refills += atomic_load_explicit(&a->acct[TLBGEN_COST_REFILLS], memory_order_relaxed);
-	o->inv_cycles += atomic_load_explicit(&a->acct[TLBGEN_COST_INV_CYCLES],
-					      memory_order_relaxed);
-	o->full_cycles += atomic_load_explicit(&a->acct[TLBGEN_COST_FULL_CYCLES],
-					       memory_order_relaxed);
-	o->refill_cycles += atomic_load_explicit(&a->acct[TLBGEN_COST_REFILL_CYCLES],
-						 memory_order_relaxed);
+	return atomic_load_explicit(tlbgen__cost_acct(c, item), memory_order_relaxed);
+}
+
+static void fill(struct tlbgen_cpu *c, struct tlbgen_cost_account *o)
+{
+	o->inv_pages += acct(c, TLBGEN_COST_INV_PAGES);
+	o->full_flushes += acct(c, TLBGEN_COST_FULL_FLUSHES);
+	o->refills += acct(c, TLBGEN_COST_REFILLS);
+	o->inv_cycles += acct(c, TLBGEN_COST_INV_CYCLES);
+	o->full_cycles += acct(c, TLBGEN_COST_FULL_CYCLES);
+	o->refill_cycles += acct(c, TLBGEN_COST_REFILL_CYCLES);
 	o->cycles = o->inv_cycles + o->full_cycles + o->refill_cycles;
 }
 
@@ -179,7 +180,7 @@ TLBGEN_API int tlbgen_cost__cpu(const struct tlbgen_system *sys, unsigned int cp
 	if (!tlbgen__sys_valid(sys) || cpu >= sys->nr_cpus || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	fill(&tlbgen__cpu(sys, cpu)->cost, out);
+	fill(tlbgen__cpu(sys, cpu), out);
 	return 0;
 }
 
@@ -190,7 +191,7 @@ TLBGEN_API int tlbgen_cost__system(const struct tlbgen_system *sys,
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	for (unsigned int c = 0; c < sys->nr_cpus; c++)
-		fill(&tlbgen__cpu(sys, c)->cost, out);
+		fill(tlbgen__cpu(sys, c), out);
 	return 0;
 }
 
@@ -202,6 +203,6 @@ TLBGEN_API int tlbgen_cost__reset(struct tlbgen_system *sys)
 		return -EBUSY;
 	for (unsigned int c = 0; c < sys->nr_cpus; c++)
 		for (int i = 0; i < TLBGEN_COST_NR; i++)
-			tlbgen__stat_reset(&tlbgen__cpu(sys, c)->cost.acct[i]);
+			tlbgen__stat_reset(tlbgen__cost_acct(tlbgen__cpu(sys, c), i));
 	return 0;
 }

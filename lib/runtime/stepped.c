@@ -7,6 +7,7 @@
  * when the last target unlocks its csd.
  */
 #include <errno.h>
+#include <unistd.h>
 
 #include "../base/prandom.h"
 #include "../core/check.h"
@@ -72,7 +73,25 @@ static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 	return tlbgen__cpu(sys, cpu)->priv.waiting || stepped_preempted(sys, cpu) ? -EBUSY : 0;
 }
 
+/*
+ * Bytes of lines one delivery touches: the target's cpu_tlbstate,
+ * cpu_tlbstate_shared, call queue, bookkeeping and counter lines, its
+ * counters in the mm, and half a line of the initiator's csds.
+ */
+#define STEPPED_DELIVERY_BYTES	(6 * TLBGEN_CACHELINE + TLBGEN_CACHELINE / 2)
+
+static int stepped_create(struct tlbgen_system *sys)
+{
+	long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+
+	if (l2 <= 0)
+		l2 = 1L << 20;	/* unknown: assume 1 MiB */
+	sys->prefetch_targets = (uint64_t)sys->nr_cpus * STEPPED_DELIVERY_BYTES > (uint64_t)l2;
+	return 0;
+}
+
 const struct tlbgen_transport tlbgen__stepped_transport = {
+	.create = stepped_create,
 	.send_ipi = stepped_send_ipi,
 	.wait = stepped_wait,
 	.csd_queued = stepped_csd_queued,
@@ -168,8 +187,13 @@ TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
 	return err ? err : stepped_step(sys);
 }
 
-/* Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the cache. */
-static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
+/*
+ * Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the
+ * cache. always_inline: GCC counts a prefetch as no side effect, finds a
+ * function of prefetches pure, and deletes a call to it it did not inline.
+ */
+static inline __attribute__((always_inline)) void
+stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 {
 	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
@@ -178,17 +202,17 @@ static void stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int c
 	__builtin_prefetch(&c->queue, 1, 3);
 	__builtin_prefetch(&c->priv, 1, 3);
 	__builtin_prefetch(&c->stats[tlbgen__stat_slot(TLBGEN_STAT_IPI_RECEIVED)], 1, 3);
-	__builtin_prefetch(&c->cost.acct[TLBGEN_COST_INV_PAGES], 1, 3);
 }
 
 /*
  * tlbgen_step() until idle, with the same draws and choices, one step
  * ahead: while `cpu` is delivered, the next step's CPU is chosen assuming
  * the delivery only clears cpu's bit (a flush's callbacks raise no IPIs)
- * and its struct is prefetched, so that at thousands of CPUs the random
- * order does not pay a cache miss per line. If the delivery changed the
- * pending set otherwise, the choice is made again from the same draw; if
- * nothing is left pending, the draw is taken back.
+ * and, once the targets' lines outgrow the L2 cache, its struct is
+ * prefetched, so that the random order does not pay a cache miss per line
+ * (below that the prefetches cost more than they save). If the delivery
+ * changed the pending set otherwise, the choice is made again from the same
+ * draw; if nothing is left pending, the draw is taken back.
  */
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 {
@@ -218,7 +242,8 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 			/* The next_rank-th of the others: skip cpu itself. */
 			next_rank = (unsigned int)(draw % (n - 1));
 			next = tlbgen__rankmap_select(m, next_rank + (next_rank >= rank));
-			stepped_prefetch_cpu(sys, next);
+			if (sys->prefetch_targets)
+				stepped_prefetch_cpu(sys, next);
 		}
 		stepped_deliver(sys, cpu, -1);
 		done++;
