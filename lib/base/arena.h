@@ -34,9 +34,9 @@ void tlbgen__arena_init(struct tlbgen_arena *a);
 void *tlbgen__arena_alloc(struct tlbgen_arena *a, int node, size_t size);
 /*
  * `size` rounded up to an odd number of cachelines: the size to give blocks
- * that sit back to back, one per CPU, and are reached in any order. With a
- * power-of-two stride (struct tlbgen_cpu is 1 KiB) one field of every CPU
- * falls in one set out of every sixteen, and 64 CPUs overflow a 12-way L1.
+ * that sit back to back, one per CPU, and are reached in any order. At a
+ * stride of 2^k lines one field of every CPU falls in one cache set of 2^k
+ * (k = 4: 64 CPUs overflow a 12-way L1); at an odd stride, in every set.
  */
 static inline size_t tlbgen__arena_odd_lines(size_t size, size_t line)
 {

@@ -82,7 +82,11 @@ static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 
 static int stepped_create(struct tlbgen_system *sys)
 {
-	long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	long l2 = 0;
+
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
 
 	if (l2 <= 0)
 		l2 = 1L << 20;	/* unknown: assume 1 MiB */
@@ -190,7 +194,7 @@ TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
 /*
  * Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the
  * cache. always_inline: GCC counts a prefetch as no side effect, finds a
- * function of prefetches pure, and deletes a call to it it did not inline.
+ * function of prefetches pure, and deletes any call it did not inline.
  */
 static inline __attribute__((always_inline)) void
 stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
@@ -247,6 +251,13 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 		}
 		stepped_deliver(sys, cpu, -1);
 		done++;
+		if (unlikely(sys->nr_preempted)) {
+			/* A callback preempted a vCPU: step as tlbgen_step() would. */
+			sys->rng = rng;
+			while (stepped_step(sys) >= 0)
+				done++;
+			return done;
+		}
 		if (m->changes == changes + 1 && !tlbgen__rankmap_test(m, cpu)) {
 			n--;
 			cpu = next;

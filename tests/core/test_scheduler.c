@@ -8,9 +8,10 @@
  *  - the sequence is the documented one: the draw rand % n of xorshift64*
  *    picks the draw-th pending CPU in ascending order. The expected order
  *    is computed here by a plain scan, and was also recorded from the
- *    scan-based scheduler the rank/select one replaced.
- *
- *  - consecutive CPUs' blocks are an odd number of cachelines apart.
+ *    scan-based scheduler the rank/select one replaced;
+ *  - consecutive CPUs' blocks are an odd number of cachelines apart;
+ *  - a callback that preempts a vCPU does not leave run_until_idle
+ *    picking it forever.
  *
  * 150 CPUs with the mm loaded on every CPU but those = 1 mod 3: the
  * pending set spans three bitmap words and has holes.
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 
 #include "../common/tlbgen-test.h"
+#include "../../lib/base/arena.h"	/* tlbgen__arena_odd_lines(): header-only */
 
 #define NR	150
 #define BIG	1100	/* 18 words: a Fenwick tree of more than one level */
@@ -352,10 +354,10 @@ static void queue_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintp
 
 /*
  * Targets reached in any order touch the same fields of every CPU: blocks
- * a power of two of lines apart (struct tlbgen_cpu alone is 1 KiB) would
- * put one field of every CPU in one cache set of sixteen. Each delivery
- * shows its own queue's line (trace ids are addresses): consecutive CPUs'
- * lines, where they sit side by side, must be an odd number of lines apart.
+ * 2^k lines apart would put one field of every CPU in one cache set of 2^k.
+ * Each delivery shows its own queue's line (trace ids are addresses):
+ * consecutive CPUs' lines, where they sit side by side, must be an odd
+ * number of lines apart, whatever struct tlbgen_cpu's size.
  */
 static void test_cpu_lines_odd_stride(void **state)
 {
@@ -375,15 +377,87 @@ static void test_cpu_lines_odd_stride(void **state)
 		uintptr_t a = q.id[cpu - 1], b = q.id[cpu], lines;
 
 		if (!LOADED(cpu) || !LOADED(cpu - 1) || b <= a || b - a > 16384)
-			continue;	/* not delivered, or another node's arena */
+			continue;	/* not delivered, or across an arena chunk's end */
 		lines = (b - a) / 64;
 		assert_int_equal((b - a) % 64, 0);
 		assert_int_equal(lines % 2, 1);
 		pairs++;
 	}
-	/* One node's CPUs sit side by side: most pairs are checked. */
+	/* The structs sit side by side: most pairs are checked. */
 	assert_true(pairs >= 40);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/* The padding itself: whole lines, and an odd number of them. */
+static void test_arena_odd_lines(void **state)
+{
+	(void)state;
+	assert_int_equal(tlbgen__arena_odd_lines(1, 64), 64);
+	assert_int_equal(tlbgen__arena_odd_lines(64, 64), 64);
+	assert_int_equal(tlbgen__arena_odd_lines(65, 64), 192);
+	assert_int_equal(tlbgen__arena_odd_lines(1024, 64), 1088);
+	assert_int_equal(tlbgen__arena_odd_lines(1088, 64), 1088);
+	assert_int_equal(tlbgen__arena_odd_lines(1089, 64), 1216);
+}
+
+/* ---- a callback that preempts a vCPU mid-run --------------------------------- */
+
+struct preempt_run {
+	unsigned int order[4], n;
+};
+
+static void preempt_cpu2(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	struct preempt_run *r = info;
+
+	r->order[r->n++] = cpu;
+	/* CPU 2 may have taken its call already: then it has nothing left. */
+	assert_int_equal(tlbgen_vcpu__preempt(sys, 2), 0);
+}
+
+static void note_cpu(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	struct preempt_run *r = info;
+
+	(void)sys;
+	r->order[r->n++] = cpu;
+}
+
+/*
+ * CPU 1's callback preempts CPU 2 while CPU 2's call is still pending:
+ * tlbgen_run_until_idle() must then step as tlbgen_step() does, leaving
+ * CPU 2's IPI pending, rather than pick CPU 2 forever.
+ */
+static void test_run_until_idle_preempted_by_callback(void **state)
+{
+	unsigned int first_one = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 4, .mode = TLBGEN_MODE_STEPPED,
+			    .profile = "v6.0", .seed = seed, .flags = TLBGEN_SYS_NO_ORACLE);
+		struct tlbgen_system *sys = t_sys_opts(&o);
+		struct preempt_run r = { .n = 0 };
+
+		assert_int_equal(tlbgen_smp_call_function_single(sys, 0, 1, preempt_cpu2, &r), 0);
+		assert_int_equal(tlbgen_smp_call_function_single(sys, 3, 2, note_cpu, &r), 0);
+		if (tlbgen_run_until_idle(sys) == 1) {
+			/* CPU 1 went first: CPU 2 is preempted with its IPI pending. */
+			assert_int_equal(r.n, 1);
+			assert_int_equal(r.order[0], 1);
+			assert_int_equal(tlbgen_cpu__ipi_pending(sys, 2), 1);
+			assert_int_equal(tlbgen_vcpu__resume(sys, 2), 0);
+			assert_int_equal(tlbgen_run_until_idle(sys), 1);
+			first_one++;
+		} else {
+			assert_int_equal(r.n, 2);
+			assert_int_equal(r.order[0], 2);
+		}
+		assert_int_equal(tlbgen_cpu__ipi_pending(sys, 2), 0);
+		assert_int_equal(tlbgen_system__destroy(sys), 0);
+	}
+	/* Both orders came up among the seeds. */
+	assert_true(first_one > 0 && first_one < 16);
 }
 
 int main(void)
@@ -395,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_cpu_lines_odd_stride),
+		cmocka_unit_test(test_arena_odd_lines),
+		cmocka_unit_test(test_run_until_idle_preempted_by_callback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
