@@ -32,10 +32,10 @@
 struct tlbgen_mm;
 struct tlbgen_simtlb;
 
-/* Per-CPU cost account and fault counters: written only by the CPU itself. */
-/* Slots of a CPU's counter line array: the stats, and two cost counters. */
+/* Slots of a CPU's stats[]: enum tlbgen_stat, and two cost counters. */
 #define TLBGEN_STAT_SLOTS	(TLBGEN_STAT_NR + 2)
 
+/* Per-CPU cost account and fault counters: written only by the CPU itself. */
 struct tlbgen_cpu_cost {
 	/* enum tlbgen_cost_item; INV_PAGES and INV_CYCLES live in stats[]
 	 * (tlbgen__cost_acct()). */

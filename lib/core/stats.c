@@ -95,7 +95,7 @@ TLBGEN_API int tlbgen_stats__mm(const struct tlbgen_mm *mm, uint64_t *out, size_
 		for (size_t i = 0; i < n; i++)
 			out[i] += tlbgen__stat_read(
 				&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE +
-						 tlbgen__stat_slot(i)]);
+						 tlbgen__mm_stat_slot(i)]);
 	return (int)n;
 }
 

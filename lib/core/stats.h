@@ -13,14 +13,19 @@
 #include "state.h"
 
 /*
- * The slot of counter `s` in a CPU's stats[] (and an mm's per-CPU slots).
- * The six counters a remote one-page flush_tlb_func() bumps take slots 0-5,
- * beside the two cost counters its flush_tlb_one_user() charges (6, 7):
- * a delivered IPI dirties one counter line, where at thousands of CPUs
- * each line is a cache miss. The counters they displace move to the end.
+ * The slot of counter `s` in a CPU's stats[]. The six counters a remote
+ * one-page flush_tlb_func() bumps take slots 0-5, beside the two cost
+ * counters its flush_tlb_one_user() charges (6, 7): a delivered IPI dirties
+ * one counter line, where at thousands of CPUs each line is a cache miss.
+ * The six counters of slots 0-5 take the hot ones' slots; the two of slots
+ * 6 and 7 go past TLBGEN_STAT_NR.
  */
 #define TLBGEN_STAT_SLOT_INV_PAGES	6
 #define TLBGEN_STAT_SLOT_INV_CYCLES	7
+
+_Static_assert(TLBGEN_STAT_IPI_SKIP_LAZY == TLBGEN_STAT_SLOT_INV_PAGES &&
+	       TLBGEN_STAT_IPI_SKIP_NOT_LOADED == TLBGEN_STAT_SLOT_INV_CYCLES,
+	       "the cost counters' slots are the two counters moved past TLBGEN_STAT_NR");
 
 static inline unsigned int tlbgen__stat_slot(unsigned int s)
 {
@@ -42,10 +47,22 @@ static inline unsigned int tlbgen__stat_slot(unsigned int s)
 #undef TLBGEN_STAT_SWAP
 }
 
+/*
+ * The slot of counter `s` in an mm's per-CPU slots: the same line layout,
+ * but with no cost counters the two moved counters keep slots 6 and 7, so
+ * an mm needs TLBGEN_STAT_NR slots per CPU, not TLBGEN_STAT_SLOTS.
+ */
+static inline unsigned int tlbgen__mm_stat_slot(unsigned int s)
+{
+	unsigned int slot = tlbgen__stat_slot(s);
+
+	return slot >= TLBGEN_STAT_NR ? slot - TLBGEN_STAT_NR + TLBGEN_STAT_SLOT_INV_PAGES : slot;
+}
+
 /* Per-CPU slots of an mm's counters, padded to an odd number of whole
  * cachelines (see tlbgen__arena_odd_lines()). */
 #define TLBGEN_MM_STAT_STRIDE \
-	((((TLBGEN_STAT_SLOTS * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE) | 1) * \
+	((((TLBGEN_STAT_NR * 8 + TLBGEN_CACHELINE - 1) / TLBGEN_CACHELINE) | 1) * \
 	 (TLBGEN_CACHELINE / 8))
 
 /* Cost counter `item` (enum tlbgen_cost_item) of CPU `c`. */
@@ -90,13 +107,12 @@ static inline void tlbgen__stat_reset(_Atomic uint64_t *c)
 static inline void tlbgen__count_n(struct tlbgen_system *sys, unsigned int cpu,
 				   const struct tlbgen_mm *mm, enum tlbgen_stat s, uint64_t n)
 {
-	unsigned int slot = tlbgen__stat_slot(s);
-
 	if (unlikely(sys->flags & TLBGEN_SYS_NO_STATS))
 		return;
-	tlbgen__stat_add(&sys->cpus[cpu]->stats[slot], n);
+	tlbgen__stat_add(&sys->cpus[cpu]->stats[tlbgen__stat_slot(s)], n);
 	if (mm && mm->priv.stats)
-		tlbgen__stat_add(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE + slot], n);
+		tlbgen__stat_add(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE +
+						 tlbgen__mm_stat_slot(s)], n);
 }
 #define tlbgen__count(sys, cpu, mm, s) tlbgen__count_n(sys, cpu, mm, s, 1)
 
