@@ -44,7 +44,11 @@ static const struct tlbgen_machine skylake_56 = {
 	.ipi_latency = NS(1000, 2500),		/* send to interrupt entry (estimate) */
 	.irq_entry = NS(320, 2500),		/* entry with PTI's CR3 write (estimate) */
 	.irq_exit = NS(320, 2500),		/* EOI WRMSR, exit with CR3 write (estimate) */
-	.invlpg = NS(100, 2500),		/* arch/x86/mm/tlb.c: "about 100 ns" */
+	/* flush_tlb_one_user() under PTI, as the syscall and IRQ figures:
+	 * INVLPG, then INVPCID on the user PCID (Dave Hansen, linux-mm
+	 * 2017-12-05, Skylake: "INVLPG is ~200 cycles and INVLPG+INVPCID is
+	 * ~550"). */
+	.invlpg = 550,
 	.cr3_write = 251,			/* Ingo Molnar 2015: 251 / 366 cycles */
 	.refill = 30,				/* walk hitting the paging-structure caches */
 	.syscall = NS(478, 2500),		/* getppid() round trip with PTI */
@@ -66,7 +70,7 @@ static const struct tlbgen_machine skx_2s_80 = {
 	.hit = 5, .same_socket = NS(48, 2500), .cross_socket = NS(135, 2500),
 	.memory = NS(90, 2500), .rmw = 20, .inval_sharer = 0,
 	.ipi_send = 200, .ipi_latency = NS(1000, 2500), .irq_entry = NS(320, 2500),
-	.irq_exit = NS(320, 2500), .invlpg = NS(100, 2500), .cr3_write = 251, .refill = 30,
+	.irq_exit = NS(320, 2500), .invlpg = 550, .cr3_write = 251, .refill = 30,
 	.syscall = NS(478, 2500), .page_fault = NS(2000, 2500), .ptl = 25,
 	.zap = NS(2000, 2500), .user_work = 10, .spin = 140,
 	.invlpgb = NS(100, 2500), .tlbsync = NS(1000, 2500),
@@ -427,6 +431,9 @@ int tlbgen__machine_measure_host(struct tlbgen_machine *m)
 	m->ipi_latency = NS(xfer, m->mhz);
 	m->ipi_send = 0;
 	m->irq_entry = m->irq_exit = 0;
+	/* INVLPG alone: nothing says the host's kernel runs PTI. arch/x86/mm/
+	 * tlb.c (a5102476a24b): "Each single flush is about 100 ns". */
+	m->invlpg = NS(100, m->mhz);
 	m->syscall = NS(sys_ns, m->mhz);
 	if (!measure_fault_zap_ns(&fault_ns, &madv_ns)) {
 		m->page_fault = NS(fault_ns, m->mhz);
