@@ -61,11 +61,16 @@ static void stepped_wait(struct tlbgen_system *sys, unsigned int cpu)
 	atomic_fetch_add(&sys->waiting_cpus, 1);
 }
 
-/* A vCPU the host preempted (tlbgen_vcpu__preempt()) runs nothing either. */
+/*
+ * A vCPU the host preempted (tlbgen_vcpu__preempt()) runs nothing either.
+ * nr_preempted first: steal_time is a line of its own per CPU, not worth a
+ * miss on every delivery while no vCPU is preempted.
+ */
 static bool stepped_preempted(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	return tlbgen__steal_time_read((struct tlbgen_system *)sys, cpu) &
-	       TLBGEN_KVM_VCPU_PREEMPTED;
+	return unlikely(sys->nr_preempted) &&
+	       (tlbgen__steal_time_read((struct tlbgen_system *)sys, cpu) &
+		TLBGEN_KVM_VCPU_PREEMPTED);
 }
 
 static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
@@ -116,8 +121,7 @@ static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only
 {
 	int n;
 
-	/* nr_preempted first: steal_time is a line of its own per CPU. */
-	if (unlikely(sys->nr_preempted) && stepped_preempted(sys, cpu))
+	if (stepped_preempted(sys, cpu))
 		return 0;	/* the host holds the interrupt until it runs the vCPU */
 	n = tlbgen__flush_smp_call_function_queue(sys, cpu, only_src);
 
@@ -191,6 +195,15 @@ TLBGEN_API int tlbgen_step(struct tlbgen_system *sys)
 	return err ? err : stepped_step(sys);
 }
 
+/* tlbgen_step() until idle, `done` deliveries already made: the slow path
+ * while a vCPU is preempted and holds its interrupts. */
+static int stepped_steps(struct tlbgen_system *sys, int done)
+{
+	while (stepped_step(sys) >= 0)
+		done++;
+	return done;
+}
+
 /*
  * Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the
  * cache. always_inline: GCC counts a prefetch as no side effect, finds a
@@ -226,11 +239,8 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 
 	if (err)
 		return err;
-	if (unlikely(sys->nr_preempted)) {
-		while (stepped_step(sys) >= 0)
-			done++;
-		return done;
-	}
+	if (unlikely(sys->nr_preempted))
+		return stepped_steps(sys, 0);
 	m = &sys->ipi_pending;
 	n = m->weight;
 	if (!n)
@@ -254,9 +264,7 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 		if (unlikely(sys->nr_preempted)) {
 			/* A callback preempted a vCPU: step as tlbgen_step() would. */
 			sys->rng = rng;
-			while (stepped_step(sys) >= 0)
-				done++;
-			return done;
+			return stepped_steps(sys, done);
 		}
 		if (m->changes == changes + 1 && !tlbgen__rankmap_test(m, cpu)) {
 			n--;
