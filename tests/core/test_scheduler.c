@@ -11,7 +11,9 @@
  *    scan-based scheduler the rank/select one replaced;
  *  - consecutive CPUs' blocks are an odd number of cachelines apart;
  *  - a callback that preempts a vCPU does not leave run_until_idle
- *    picking it forever.
+ *    picking it forever;
+ *  - run_until_idle keeps tlbgen_step()'s order when callbacks raise new
+ *    IPIs while it runs.
  *
  * 150 CPUs with the mm loaded on every CPU but those = 1 mod 3: the
  * pending set spans three bitmap words and has holes.
@@ -460,12 +462,92 @@ static void test_run_until_idle_preempted_by_callback(void **state)
 	assert_true(first_one > 0 && first_one < 16);
 }
 
+/* ---- callbacks that raise IPIs mid-run ---------------------------------------- */
+
+/*
+ * A relay: each call, run on its target, records the target and, while
+ * relays are left, sends a call of its own from the next idle initiator
+ * (CPUs 12-15) to another target, so the pending set gains a CPU between
+ * two deliveries of a run.
+ */
+struct relay_run {
+	struct tlbgen_system *sys;
+	unsigned int order[64], n, relays;
+};
+
+static void relay(struct tlbgen_system *sys, unsigned int cpu, void *info)
+{
+	struct relay_run *r = info;
+
+	assert_true(r->n < 64);
+	r->order[r->n++] = cpu;
+	if (r->relays < 4) {
+		unsigned int from = 12 + r->relays++;
+
+		assert_int_equal(tlbgen_smp_call_function_single(sys, from, (cpu * 5 + 3) % 12,
+								 relay, r), 0);
+	}
+}
+
+static unsigned int relay_scenario(uint64_t seed, bool run, struct relay_run *r)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 16, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = "v6.0", .seed = seed, .flags = TLBGEN_SYS_NO_ORACLE);
+	struct tlbgen_system *sys = t_sys_opts(&o);
+	unsigned int steps = 0;
+
+	/* Four calls from CPUs 8-11 to targets 1-4 start it. */
+	for (unsigned int i = 0; i < 4; i++)
+		assert_int_equal(tlbgen_smp_call_function_single(sys, 8 + i, 1 + i, relay, r), 0);
+	if (run) {
+		int done = tlbgen_run_until_idle(sys);
+
+		assert_true(done > 0);
+		steps = (unsigned int)done;
+	} else {
+		while (tlbgen_step(sys) >= 0)
+			steps++;
+	}
+	/* The generator is left where the steps leave it too. */
+	assert_int_equal(tlbgen_smp_call_function_single(sys, 8, 9, relay, r), 0);
+	assert_int_equal(tlbgen_smp_call_function_single(sys, 10, 11, relay, r), 0);
+	assert_int_equal(tlbgen_step(sys) >= 0, 1);
+	assert_int_equal(tlbgen_step(sys) >= 0, 1);
+	assert_int_equal(tlbgen_step(sys), -ENOENT);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+	return steps;
+}
+
+static void test_run_until_idle_new_ipis(void **state)
+{
+	unsigned int differ = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 24; seed++) {
+		struct relay_run a = { .n = 0 }, b = { .n = 0 };
+		unsigned int na = relay_scenario(seed, false, &a);
+		unsigned int nb = relay_scenario(seed, true, &b);
+
+		/* Four calls and four relays (a delivery may take two), then
+		 * the two calls after. */
+		assert_true(na >= 4 && na <= 8);
+		assert_int_equal(nb, na);
+		assert_int_equal(a.n, 10);
+		assert_int_equal(b.n, 10);
+		assert_memory_equal(a.order, b.order, a.n * sizeof(a.order[0]));
+		differ += memcmp(a.order, (unsigned int[]){ 1, 2, 3, 4 }, 4 * sizeof(a.order[0])) != 0;
+	}
+	/* The seeds gave orders other than the queueing one. */
+	assert_true(differ > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_matches_scan),
 		cmocka_unit_test(test_order_matches_scan_big),
 		cmocka_unit_test(test_run_until_idle_is_steps),
+		cmocka_unit_test(test_run_until_idle_new_ipis),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_cpu_lines_odd_stride),
