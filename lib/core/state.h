@@ -374,7 +374,7 @@ struct tlbgen_system {
 	uint64_t rng;				/* stepped scheduler (xorshift64*) */
 	struct tlbgen_rankmap ipi_pending;	/* stepped: CPUs with queued calls */
 	unsigned int nr_preempted;		/* stepped: vCPUs the host preempted */
-	bool prefetch_targets;			/* stepped: targets' lines outgrow L2 */
+	unsigned int last_src;			/* stepped: initiator of the last csd queued */
 
 	struct tlbgen_trace_ops trace;
 	bool tracing;

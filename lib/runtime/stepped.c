@@ -7,7 +7,6 @@
  * when the last target unlocks its csd.
  */
 #include <errno.h>
-#include <unistd.h>
 
 #include "../base/prandom.h"
 #include "../core/check.h"
@@ -23,6 +22,7 @@ static void stepped_send_ipi(struct tlbgen_system *sys, unsigned int from, unsig
 static void stepped_csd_queued(struct tlbgen_system *sys, unsigned int src)
 {
 	tlbgen__cpu(sys, src)->priv.outstanding++;
+	sys->last_src = src;
 }
 
 static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
@@ -78,29 +78,7 @@ static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 	return tlbgen__cpu(sys, cpu)->priv.waiting || stepped_preempted(sys, cpu) ? -EBUSY : 0;
 }
 
-/*
- * Bytes of lines one delivery touches: the target's cpu_tlbstate,
- * cpu_tlbstate_shared, call queue, bookkeeping and counter lines, its
- * counters in the mm, and half a line of the initiator's csds.
- */
-#define STEPPED_DELIVERY_BYTES	(6 * TLBGEN_CACHELINE + TLBGEN_CACHELINE / 2)
-
-static int stepped_create(struct tlbgen_system *sys)
-{
-	long l2 = 0;
-
-#ifdef _SC_LEVEL2_CACHE_SIZE
-	l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-
-	if (l2 <= 0)
-		l2 = 1L << 20;	/* unknown: assume 1 MiB */
-	sys->prefetch_targets = (uint64_t)sys->nr_cpus * STEPPED_DELIVERY_BYTES > (uint64_t)l2;
-	return 0;
-}
-
 const struct tlbgen_transport tlbgen__stepped_transport = {
-	.create = stepped_create,
 	.send_ipi = stepped_send_ipi,
 	.wait = stepped_wait,
 	.csd_queued = stepped_csd_queued,
@@ -205,36 +183,48 @@ static int stepped_steps(struct tlbgen_system *sys, int done)
 }
 
 /*
- * Pull `cpu`'s struct tlbgen_cpu, which its delivery will touch, into the
- * cache. always_inline: GCC counts a prefetch as no side effect, finds a
- * function of prefetches pure, and deletes any call it did not inline.
+ * Pull the lines `cpu`'s delivery will touch into the cache: its struct
+ * tlbgen_cpu's, and, guessed from the last initiator, that initiator's csd
+ * for cpu and cpu's counters in the mm the initiator has loaded (a
+ * shootdown's initiator runs the mm it flushes). Only addresses are
+ * computed: a load from a line still in flight would stall the delivery
+ * before it. always_inline: GCC counts a prefetch as no side effect, finds
+ * a function of prefetches pure, and deletes any call it did not inline.
  */
 static inline __attribute__((always_inline)) void
 stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu), *src = tlbgen__cpu(sys, sys->last_src);
+	const struct tlbgen_mm *mm = atomic_load_explicit(&src->tlbstate.loaded_mm,
+							  memory_order_relaxed);
 
 	__builtin_prefetch(&c->tlbstate, 1, 3);
 	__builtin_prefetch(&c->shared, 0, 3);
 	__builtin_prefetch(&c->queue, 1, 3);
 	__builtin_prefetch(&c->priv, 1, 3);
 	__builtin_prefetch(&c->stats[tlbgen__stat_slot(TLBGEN_STAT_IPI_RECEIVED)], 1, 3);
+	if (src->priv.csds)
+		__builtin_prefetch(&src->priv.csds[cpu], 1, 3);
+	if (mm && mm->priv.stats)
+		__builtin_prefetch(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE], 1, 3);
 }
 
 /*
- * tlbgen_step() until idle, with the same draws and choices, one step
- * ahead: while `cpu` is delivered, the next step's CPU is chosen assuming
- * the delivery only clears cpu's bit (a flush's callbacks raise no IPIs)
- * and, once the targets' lines outgrow the L2 cache, its struct is
- * prefetched, so that the random order does not pay a cache miss per line
- * (below that the prefetches cost more than they save). If the delivery
- * changed the pending set otherwise, the choice is made again from the same
- * draw; if nothing is left pending, the draw is taken back.
+ * tlbgen_step() until idle, with the same draws and choices, two steps
+ * ahead: while `cpu` is delivered, the lines of the next step's CPU, chosen
+ * a delivery earlier, are prefetched, and the CPU of the step after that is
+ * chosen, assuming each delivery only clears its own bit (a flush's
+ * callbacks raise no IPIs). The random order then pays no cache miss per
+ * line; a prefetch issued right behind the rank/select that finds its CPU
+ * came too late to hide any. If a delivery changed the pending set
+ * otherwise, both choices are made again from the same draws; when nothing
+ * is left pending, the draws not used are taken back.
  */
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 {
 	struct tlbgen_rankmap *m;
-	unsigned int n, rank, cpu;
+	unsigned int n, rank, cpu, nrank = 0, next = 0;
+	uint64_t rng1, draw1;
 	int done = 0, err = stepped_check(sys, 0);
 
 	if (err)
@@ -247,40 +237,65 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 		return 0;
 	rank = (unsigned int)(stepped_rand(sys) % n);
 	cpu = tlbgen__rankmap_select(m, rank);
+	/* draw1 is the next step's, taken from rng1. */
+	rng1 = sys->rng;
+	draw1 = stepped_rand(sys);
+	if (n > 1) {
+		nrank = (unsigned int)(draw1 % (n - 1));
+		nrank += nrank >= rank;
+		next = tlbgen__rankmap_select(m, nrank);
+	}
 	for (;;) {
-		uint64_t rng = sys->rng, draw = stepped_rand(sys);
+		uint64_t rng2 = sys->rng, draw2 = stepped_rand(sys);
 		unsigned long changes = m->changes;
-		unsigned int next = 0, next_rank = 0;
+		unsigned int n2rank = 0, next2 = 0;
 
-		if (n > 1) {
-			/* The next_rank-th of the others: skip cpu itself. */
-			next_rank = (unsigned int)(draw % (n - 1));
-			next = tlbgen__rankmap_select(m, next_rank + (next_rank >= rank));
-			if (sys->prefetch_targets)
-				stepped_prefetch_cpu(sys, next);
+		if (n > 1)
+			stepped_prefetch_cpu(sys, next);
+		if (n > 2) {
+			/* The n2rank-th of the others: skip cpu and next. */
+			unsigned int lo = rank < nrank ? rank : nrank;
+			unsigned int hi = rank < nrank ? nrank : rank;
+
+			n2rank = (unsigned int)(draw2 % (n - 2));
+			n2rank += n2rank >= lo;
+			n2rank += n2rank >= hi;
+			next2 = tlbgen__rankmap_select(m, n2rank);
 		}
 		stepped_deliver(sys, cpu, -1);
 		done++;
 		if (unlikely(sys->nr_preempted)) {
 			/* A callback preempted a vCPU: step as tlbgen_step() would. */
-			sys->rng = rng;
+			sys->rng = rng1;
 			return stepped_steps(sys, done);
 		}
 		if (m->changes == changes + 1 && !tlbgen__rankmap_test(m, cpu)) {
+			/* Only cpu left the set: the others' ranks above it drop. */
 			n--;
+			nrank -= nrank > rank;
+			n2rank -= n2rank > rank;
 			cpu = next;
-			rank = next_rank;
+			rank = nrank;
+			next = next2;
+			nrank = n2rank;
 		} else {
 			n = m->weight;
 			if (n) {
-				rank = (unsigned int)(draw % n);
+				rank = (unsigned int)(draw1 % n);
 				cpu = tlbgen__rankmap_select(m, rank);
+			}
+			if (n > 1) {
+				nrank = (unsigned int)(draw2 % (n - 1));
+				nrank += nrank >= rank;
+				next = tlbgen__rankmap_select(m, nrank);
 			}
 		}
 		if (!n) {
-			sys->rng = rng;
+			sys->rng = rng1;
 			return done;
 		}
+		rng1 = rng2;
+		draw1 = draw2;
 	}
 }
 
