@@ -556,9 +556,10 @@ static void usage(FILE *f)
 		"usage: tlbgen-bench seed000 --mode virtual [--machine SPEC] [--columns 2|4]\n"
 		"                            [--ms MS] [--seed N] [--runs R] [--threads N,N,...]\n"
 		"  Seed 000 in virtual time: will-it-scale tlb_flush1_threads on a machine model\n"
-		"  (default skylake-56: tlbgen/machine.h, docs/machines.md), the seed's figures\n"
-		"  beside the model's, and the error per row. --columns 4: the seed's second\n"
-		"  table (base, +patch, touch mm->tlb_gen, no mm->tlb_gen). --ms: virtual\n"
+		"  (default skylake-56, PTI off as in the seed's first run: tlbgen/machine.h,\n"
+		"  docs/machines.md), the seed's figures beside the model's, and the error per\n"
+		"  row. --columns 4: the seed's second table (base, +patch, touch mm->tlb_gen,\n"
+		"  no mm->tlb_gen), run with PTI on: default machine skylake-56-pti. --ms: virtual\n"
 		"  milliseconds per cell (default 20). --runs R: the mean of R runs, seeds\n"
 		"  --seed onwards, and each row's lowest and highest change (default 1; at a few\n"
 		"  threads a run settles into a faster or slower regime by seed). --check-host:\n"
@@ -581,7 +582,7 @@ int bench_vseed_main(int argc, char **argv)
 	double lo[64], hi[64];
 	bool host = false;
 	unsigned long seed = 1;
-	const char *machine = "skylake-56";
+	const char *machine = NULL;
 	uint64_t points = 0;
 	double t0 = (bench_now_ns() / 1e9);
 	char desc[512];
@@ -618,6 +619,9 @@ int bench_vseed_main(int argc, char **argv)
 	}
 	if (host)
 		return check_host(300, seed);
+	/* aa44284960's first table ran with PTI off, its four columns with it on. */
+	if (!machine)
+		machine = columns == 4 ? "skylake-56-pti" : "skylake-56";
 	if (tlbgen_machine_lookup(machine, &m))
 		return 2;
 	if (!nt) {

@@ -4,9 +4,9 @@
  * what each coherence transition and each kernel event costs, in cycles.
  *
  * A model is data, like a profile: a built-in by name ("skylake-56",
- * "skx-2s-80"), the host measured at run time ("host"), or either with
- * fields replaced: "skylake-56:ipi_latency=1500,sockets=1". The built-ins'
- * numbers and their sources are in docs/machines.md.
+ * "skylake-56-pti", "skx-2s-80"), the host measured at run time ("host"),
+ * or either with fields replaced: "skylake-56:ipi_latency=1500,sockets=1".
+ * The built-ins' numbers and their sources are in docs/machines.md.
  */
 #ifndef TLBGEN_MACHINE_H
 #define TLBGEN_MACHINE_H

@@ -55,6 +55,17 @@ grep -q '^# seed 000: .*mean of 2 runs, seeds 1\.\.2$' "$tmp/runs" ||
 	{ echo "FAIL: --runs 2: no 'mean of 2 runs' header"; cat "$tmp/runs"; fail=1; }
 grep -q '^# change per seed, lowest..highest: 1: +0\.0\.\.+0\.0%$' "$tmp/runs" ||
 	{ echo "FAIL: --runs 2: 1 thread changes between policies"; cat "$tmp/runs"; fail=1; }
+# The seed's first table ran with PTI off, its second (--columns 4) with
+# PTI on: each defaults to its machine, and --machine still wins.
+for c in "2 skylake-56" "4 skylake-56-pti" "4 skx-2s-80"; do
+	set -- $c
+	m=; [ "$2" = skx-2s-80 ] && m="--machine skx-2s-80"
+	# shellcheck disable=SC2086
+	"$bench" seed000 --mode virtual --columns "$1" --threads 1 --ms 1 $m --no-out >"$tmp/m" 2>&1 ||
+		{ echo "FAIL: --columns $1 $m exit $?"; cat "$tmp/m"; fail=1; }
+	grep -q "^# machine $2:" "$tmp/m" ||
+		{ echo "FAIL: --columns $1 $m: machine is not $2"; cat "$tmp/m"; fail=1; }
+done
 for args in "--machine nosuch" "--machine skylake-56:mhz=0" "--columns 3" "--ms 0" "--threads 0" \
 	"--runs 0" "--runs 17"; do
 	# shellcheck disable=SC2086
