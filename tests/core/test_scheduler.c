@@ -9,6 +9,8 @@
  *    picks the draw-th pending CPU in ascending order. The expected order
  *    is computed here by a plain scan, and was also recorded from the
  *    scan-based scheduler the rank/select one replaced;
+ *  - the k-th set bit of a word, by the broadword select and by PDEP,
+ *    against a plain scan;
  *  - consecutive CPUs' blocks are an odd number of cachelines apart;
  *  - a callback that preempts a vCPU does not leave run_until_idle
  *    picking it forever;
@@ -23,6 +25,7 @@
 
 #include "../common/tlbgen-test.h"
 #include "../../lib/base/arena.h"	/* tlbgen__arena_odd_lines(): header-only */
+#include "../../lib/base/rankmap.h"	/* the word selects: header-only */
 
 #define NR	150
 #define BIG	1100	/* 18 words: a Fenwick tree of more than one level */
@@ -402,6 +405,61 @@ static void test_arena_odd_lines(void **state)
 	assert_int_equal(tlbgen__arena_odd_lines(1089, 64), 1216);
 }
 
+/* ---- the k-th set bit of a word ---------------------------------------------- */
+
+static unsigned int scan_select(uint64_t w, unsigned int k)
+{
+	for (unsigned int b = 0; b < 64; b++)
+		if (((w >> b) & 1) && k-- == 0)
+			return b;
+	return 64;
+}
+
+/*
+ * Both selects agree with a scan on every k of words of every density
+ * (xorshift words ANDed or ORed together, and the edge words), and
+ * tlbgen__word_select() takes the one the rankmap says. PDEP is tried
+ * wherever the CPU has BMI2, fast or not.
+ */
+static void test_word_select(void **state)
+{
+	static const uint64_t edge[] = { 1, 1ULL << 63, ~0ULL, 0x8000000000000001ULL,
+					 0x5555555555555555ULL, 0xff00ff00ff00ff00ULL };
+	struct tlbgen_rankmap m = { .pdep = false };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	bool pdep = false;
+	unsigned int checked = 0;
+
+	(void)state;
+#ifdef __x86_64__
+	__builtin_cpu_init();
+	pdep = __builtin_cpu_supports("bmi2");
+#endif
+	for (unsigned int i = 0; i < 3000; i++) {
+		uint64_t w, a, b;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17, a = x;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17, b = x;
+		w = i < sizeof(edge) / sizeof(edge[0]) ? edge[i] : i % 3 == 0 ? a & b : i % 3 == 1 ? a | b : a;
+		for (unsigned int k = 0; k < (unsigned int)__builtin_popcountll(w); k++) {
+			unsigned int want = scan_select(w, k);
+
+			assert_int_equal(tlbgen__word_select_broadword(w, k), want);
+			m.pdep = false;
+			assert_int_equal(tlbgen__word_select(&m, w, k), want);
+#ifdef __x86_64__
+			if (pdep) {
+				assert_int_equal(tlbgen__word_select_pdep(w, k), want);
+				m.pdep = true;
+				assert_int_equal(tlbgen__word_select(&m, w, k), want);
+			}
+#endif
+			checked++;
+		}
+	}
+	assert_true(checked > 90000);
+}
+
 /* ---- a callback that preempts a vCPU mid-run --------------------------------- */
 
 struct preempt_run {
@@ -550,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_run_until_idle_new_ipis),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_word_select),
 		cmocka_unit_test(test_cpu_lines_odd_stride),
 		cmocka_unit_test(test_arena_odd_lines),
 		cmocka_unit_test(test_run_until_idle_preempted_by_callback),
