@@ -26,6 +26,53 @@
 #define NS(ns, mhz) ((uint32_t)((ns) * (mhz) / 1000))
 
 /*
+ * Skylake-SP at 2.5 GHz, the figures every built-in shares; docs/machines.md
+ * gives each source.
+ */
+#define SKYLAKE_SP							\
+	.mhz = 2500,							\
+	.hit = 5,				/* L1D, Intel optimization manual (estimate) */ \
+	.same_socket = NS(48, 2500),		/* core-to-core CAS, Cascade Lake-SP */ \
+	.cross_socket = NS(135, 2500),		/* the same across UPI */	\
+	.memory = NS(90, 2500),			/* local DRAM (estimate) */	\
+	.rmw = 20,				/* lock-prefixed RMW over a store (estimate) */ \
+	.inval_sharer = 0,			/* invalidations go out in parallel */ \
+	.ipi_send = 200,			/* x2APIC ICR WRMSR (estimate) */ \
+	.ipi_latency = NS(1000, 2500),		/* send to interrupt entry (estimate) */ \
+	.cr3_write = 251,			/* Ingo Molnar 2015: 251 / 366 cycles */ \
+	.refill = 30,				/* walk hitting the paging-structure caches */ \
+	.page_fault = NS(2000, 2500),		/* minor fault (estimate) */	\
+	.ptl = 25,				/* uncontended spin_lock (estimate) */ \
+	.zap = NS(2000, 2500),			/* zap_pte_range() of one page + free (estimate) */ \
+	.user_work = 10,			/* will-it-scale's store to the page */ \
+	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */ \
+	.invlpgb = NS(100, 2500),		/* issue, as an INVLPG (estimate) */ \
+	.tlbsync = NS(1000, 2500)		/* a fabric round trip to every core (estimate) */
+
+/*
+ * With PTI: entry and exit switch CR3, and flush_tlb_one_user() runs
+ * INVLPG, then INVPCID on the user PCID (Dave Hansen, linux-mm 2017-12-05,
+ * Skylake: "INVLPG is ~200 cycles and INVLPG+INVPCID is ~550").
+ */
+#define SKYLAKE_SP_PTI							\
+	SKYLAKE_SP,							\
+	.irq_entry = NS(320, 2500),		/* entry with PTI's CR3 write (estimate) */ \
+	.irq_exit = NS(320, 2500),		/* EOI WRMSR, exit with CR3 write (estimate) */ \
+	.invlpg = 550,							\
+	.syscall = NS(478, 2500)		/* getppid() round trip with PTI */
+
+/*
+ * Without PTI: one CR3 write less at entry and at exit, and INVLPG alone
+ * (arch/x86/mm/tlb.c: "Each single flush is about 100 ns", a5102476a24b).
+ */
+#define SKYLAKE_SP_NOPTI						\
+	SKYLAKE_SP,							\
+	.irq_entry = NS(320, 2500) - 251,	/* PTI's figure less its CR3 write (estimate) */ \
+	.irq_exit = NS(320, 2500) - 251,	/* EOI WRMSR and exit, the same (estimate) */ \
+	.invlpg = NS(100, 2500),					\
+	.syscall = NS(339, 2500)		/* getppid() round trip without PTI */
+
+/*
  * Nadav Amit's "56-core Skylake" (aa44284960): 2 sockets x 28 cores, SMT
  * off (Xeon Platinum 8176 class), 2.5 GHz - an assumption: the thread
  * never names the part (docs/machines.md). PTI off: of the table he posted
@@ -35,71 +82,30 @@
 static const struct tlbgen_machine skylake_56 = {
 	.sz = sizeof(struct tlbgen_machine),
 	.name = "skylake-56",
-	.sockets = 2, .cores_per_socket = 28, .mhz = 2500,
-	.hit = 5,				/* L1D, Intel optimization manual (estimate) */
-	.same_socket = NS(48, 2500),		/* core-to-core CAS, Cascade Lake-SP */
-	.cross_socket = NS(135, 2500),		/* the same across UPI */
-	.memory = NS(90, 2500),			/* local DRAM (estimate) */
-	.rmw = 20,				/* lock-prefixed RMW over a store (estimate) */
-	.inval_sharer = 0,			/* invalidations go out in parallel */
-	.ipi_send = 200,			/* x2APIC ICR WRMSR (estimate) */
-	.ipi_latency = NS(1000, 2500),		/* send to interrupt entry (estimate) */
-	.irq_entry = NS(320, 2500) - 251,	/* PTI's figure less its CR3 write (estimate) */
-	.irq_exit = NS(320, 2500) - 251,	/* EOI WRMSR and exit, the same (estimate) */
-	/* INVLPG alone: arch/x86/mm/tlb.c, "Each single flush is about 100 ns"
-	 * (a5102476a24b). */
-	.invlpg = NS(100, 2500),
-	.cr3_write = 251,			/* Ingo Molnar 2015: 251 / 366 cycles */
-	.refill = 30,				/* walk hitting the paging-structure caches */
-	.syscall = NS(339, 2500),		/* getppid() round trip without PTI */
-	.page_fault = NS(2000, 2500),		/* minor fault (estimate) */
-	.ptl = 25,				/* uncontended spin_lock (estimate) */
-	.zap = NS(2000, 2500),			/* zap_pte_range() of one page + free (estimate) */
-	.user_work = 10,			/* will-it-scale's store to the page */
-	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */
-	.invlpgb = NS(100, 2500),		/* issue, as an INVLPG (estimate) */
-	.tlbsync = NS(1000, 2500),		/* a fabric round trip to every core (estimate) */
+	.sockets = 2, .cores_per_socket = 28,
+	SKYLAKE_SP_NOPTI,
 };
 
 /*
- * The same box with PTI on, for the thread's second table: it ran on a
- * Haswell "and now it is enabled"; there is no Haswell model, so the
- * Skylake figures stand in with PTI's costs.
+ * The same box with PTI on, for that second table: it ran on a Haswell
+ * "and now it is enabled"; there is no Haswell model, so the Skylake
+ * figures stand in with PTI's costs.
  */
 static const struct tlbgen_machine skylake_56_pti = {
 	.sz = sizeof(struct tlbgen_machine),
 	.name = "skylake-56-pti",
-	.sockets = 2, .cores_per_socket = 28, .mhz = 2500,
-	.hit = 5, .same_socket = NS(48, 2500), .cross_socket = NS(135, 2500),
-	.memory = NS(90, 2500), .rmw = 20, .inval_sharer = 0,
-	.ipi_send = 200, .ipi_latency = NS(1000, 2500),
-	.irq_entry = NS(320, 2500),		/* entry with PTI's CR3 write (estimate) */
-	.irq_exit = NS(320, 2500),		/* EOI WRMSR, exit with CR3 write (estimate) */
-	/* flush_tlb_one_user() under PTI: INVLPG, then INVPCID on the user
-	 * PCID (Dave Hansen, linux-mm 2017-12-05, Skylake: "INVLPG is ~200
-	 * cycles and INVLPG+INVPCID is ~550"). */
-	.invlpg = 550,
-	.cr3_write = 251, .refill = 30,
-	.syscall = NS(478, 2500),		/* getppid() round trip with PTI */
-	.page_fault = NS(2000, 2500), .ptl = 25, .zap = NS(2000, 2500), .user_work = 10,
-	.spin = 140, .invlpgb = NS(100, 2500), .tlbsync = NS(1000, 2500),
+	.sockets = 2, .cores_per_socket = 28,
+	SKYLAKE_SP_PTI,
 };
 
 /* Rik van Riel's two-socket box of 6db2526c1d69: 2 x 20 cores x 2 threads
- * (80 CPUs), skylake-56-pti's figures: PTI is Skylake-SP's default (it is
- * Meltdown-affected) and the thread says nothing of it. SMT siblings count
- * as cores. */
+ * (80 CPUs), with PTI: Skylake-SP's default (it is Meltdown-affected), and
+ * the thread says nothing of it. SMT siblings count as cores. */
 static const struct tlbgen_machine skx_2s_80 = {
 	.sz = sizeof(struct tlbgen_machine),
 	.name = "skx-2s-80",
-	.sockets = 2, .cores_per_socket = 40, .mhz = 2500,
-	.hit = 5, .same_socket = NS(48, 2500), .cross_socket = NS(135, 2500),
-	.memory = NS(90, 2500), .rmw = 20, .inval_sharer = 0,
-	.ipi_send = 200, .ipi_latency = NS(1000, 2500), .irq_entry = NS(320, 2500),
-	.irq_exit = NS(320, 2500), .invlpg = 550, .cr3_write = 251, .refill = 30,
-	.syscall = NS(478, 2500), .page_fault = NS(2000, 2500), .ptl = 25,
-	.zap = NS(2000, 2500), .user_work = 10, .spin = 140,
-	.invlpgb = NS(100, 2500), .tlbsync = NS(1000, 2500),
+	.sockets = 2, .cores_per_socket = 40,
+	SKYLAKE_SP_PTI,
 };
 
 static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skylake_56_pti, &skx_2s_80 };
