@@ -186,10 +186,11 @@ static int stepped_steps(struct tlbgen_system *sys, int done)
  * Pull the lines `cpu`'s delivery will touch into the cache: its struct
  * tlbgen_cpu's, and, guessed from the last initiator, that initiator's csd
  * for cpu and cpu's counters in the mm the initiator has loaded (a
- * shootdown's initiator runs the mm it flushes). Only addresses are
- * computed: a load from a line still in flight would stall the delivery
- * before it. always_inline: GCC counts a prefetch as no side effect, finds
- * a function of prefetches pure, and deletes any call it did not inline.
+ * shootdown's initiator runs the mm it flushes). The target's lines are
+ * only prefetched, never loaded: a load from a line still in flight would
+ * stall the delivery before it (the initiator's lines read here are hot).
+ * always_inline: GCC counts a prefetch as no side effect, finds a function
+ * of prefetches pure, and deletes any call it did not inline.
  */
 static inline __attribute__((always_inline)) void
 stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
