@@ -375,6 +375,7 @@ struct tlbgen_system {
 	struct tlbgen_rankmap ipi_pending;	/* stepped: CPUs with queued calls */
 	unsigned int nr_preempted;		/* stepped: vCPUs the host preempted */
 	unsigned int last_src;			/* stepped: initiator of the last csd queued */
+	bool prefetch_next;			/* stepped: tlbgen_deliver() prefetches cpu + 1 */
 
 	struct tlbgen_trace_ops trace;
 	bool tracing;

@@ -7,6 +7,7 @@
  * when the last target unlocks its csd.
  */
 #include <errno.h>
+#include <unistd.h>
 
 #include "../base/prandom.h"
 #include "../core/check.h"
@@ -78,7 +79,29 @@ static int stepped_check_cpu(const struct tlbgen_system *sys, unsigned int cpu)
 	return tlbgen__cpu(sys, cpu)->priv.waiting || stepped_preempted(sys, cpu) ? -EBUSY : 0;
 }
 
+/*
+ * Bytes of lines one delivery touches: the target's cpu_tlbstate,
+ * cpu_tlbstate_shared, call queue, bookkeeping and counter lines, its
+ * counters in the mm, and half a line of the initiator's csds.
+ */
+#define STEPPED_DELIVERY_BYTES	(6 * TLBGEN_CACHELINE + TLBGEN_CACHELINE / 2)
+
+static int stepped_create(struct tlbgen_system *sys)
+{
+	long l2 = 0;
+
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+	if (l2 <= 0)
+		l2 = 1L << 20;	/* unknown: assume 1 MiB */
+	/* Half: the L2 also holds the initiator's side and everything else. */
+	sys->prefetch_next = (uint64_t)sys->nr_cpus * STEPPED_DELIVERY_BYTES > (uint64_t)l2 / 2;
+	return 0;
+}
+
 const struct tlbgen_transport tlbgen__stepped_transport = {
+	.create = stepped_create,
 	.send_ipi = stepped_send_ipi,
 	.wait = stepped_wait,
 	.csd_queued = stepped_csd_queued,
@@ -108,11 +131,49 @@ static int stepped_deliver(struct tlbgen_system *sys, unsigned int cpu, int only
 	return n;
 }
 
+/*
+ * Pull the lines `cpu`'s delivery will touch into the cache: its struct
+ * tlbgen_cpu's, and, guessed from the last initiator, that initiator's csd
+ * for cpu and cpu's counters in the mm the initiator has loaded (a
+ * shootdown's initiator runs the mm it flushes). The target's lines are
+ * only prefetched, never loaded: a load from a line still in flight would
+ * stall the delivery before it (the initiator's lines read here are hot).
+ * always_inline: GCC counts a prefetch as no side effect, finds a function
+ * of prefetches pure, and deletes any call it did not inline.
+ */
+static inline __attribute__((always_inline)) void
+stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu), *src = tlbgen__cpu(sys, sys->last_src);
+	const struct tlbgen_mm *mm = atomic_load_explicit(&src->tlbstate.loaded_mm,
+							  memory_order_relaxed);
+
+	__builtin_prefetch(&c->tlbstate, 1, 3);
+	__builtin_prefetch(&c->shared, 0, 3);
+	__builtin_prefetch(&c->queue, 1, 3);
+	__builtin_prefetch(&c->priv, 1, 3);
+	__builtin_prefetch(&c->stats[tlbgen__stat_slot(TLBGEN_STAT_IPI_RECEIVED)], 1, 3);
+	if (src->priv.csds)
+		__builtin_prefetch(&src->priv.csds[cpu], 1, 3);
+	if (mm && mm->priv.stats)
+		__builtin_prefetch(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE], 1, 3);
+}
+
+/*
+ * A host that delivers target after target in CPU order (a simulator
+ * walking its pending CPUs) finds the next CPU's lines in the cache. A
+ * guess, so made only when the targets' lines outgrow the L2 cache
+ * (stepped_create()): below that it costs more than it saves.
+ */
 TLBGEN_API int tlbgen_deliver(struct tlbgen_system *sys, unsigned int cpu)
 {
 	int err = stepped_check(sys, cpu);
 
-	return err ? err : stepped_deliver(sys, cpu, -1);
+	if (err)
+		return err;
+	if (sys->prefetch_next && cpu + 1 < sys->nr_cpus)
+		stepped_prefetch_cpu(sys, cpu + 1);
+	return stepped_deliver(sys, cpu, -1);
 }
 
 TLBGEN_API int tlbgen_deliver_from(struct tlbgen_system *sys, unsigned int cpu, unsigned int src)
@@ -180,34 +241,6 @@ static int stepped_steps(struct tlbgen_system *sys, int done)
 	while (stepped_step(sys) >= 0)
 		done++;
 	return done;
-}
-
-/*
- * Pull the lines `cpu`'s delivery will touch into the cache: its struct
- * tlbgen_cpu's, and, guessed from the last initiator, that initiator's csd
- * for cpu and cpu's counters in the mm the initiator has loaded (a
- * shootdown's initiator runs the mm it flushes). The target's lines are
- * only prefetched, never loaded: a load from a line still in flight would
- * stall the delivery before it (the initiator's lines read here are hot).
- * always_inline: GCC counts a prefetch as no side effect, finds a function
- * of prefetches pure, and deletes any call it did not inline.
- */
-static inline __attribute__((always_inline)) void
-stepped_prefetch_cpu(const struct tlbgen_system *sys, unsigned int cpu)
-{
-	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu), *src = tlbgen__cpu(sys, sys->last_src);
-	const struct tlbgen_mm *mm = atomic_load_explicit(&src->tlbstate.loaded_mm,
-							  memory_order_relaxed);
-
-	__builtin_prefetch(&c->tlbstate, 1, 3);
-	__builtin_prefetch(&c->shared, 0, 3);
-	__builtin_prefetch(&c->queue, 1, 3);
-	__builtin_prefetch(&c->priv, 1, 3);
-	__builtin_prefetch(&c->stats[tlbgen__stat_slot(TLBGEN_STAT_IPI_RECEIVED)], 1, 3);
-	if (src->priv.csds)
-		__builtin_prefetch(&src->priv.csds[cpu], 1, 3);
-	if (mm && mm->priv.stats)
-		__builtin_prefetch(&mm->priv.stats[(size_t)cpu * TLBGEN_MM_STAT_STRIDE], 1, 3);
 }
 
 /*
