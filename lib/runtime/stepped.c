@@ -244,6 +244,26 @@ static int stepped_steps(struct tlbgen_system *sys, int done)
 }
 
 /*
+ * The CPUs of two steps over the n pending, from their draws: the
+ * (draw_a % n)-th pending one, then the (draw_b % (n - 1))-th of the others
+ * (assuming the first's delivery clears only its own bit). *next is left alone when n < 2.
+ * Out of line: run_until_idle() calls it once and on its slow path, and
+ * inlined it made the loop's code slower.
+ */
+static __attribute__((noinline)) void
+stepped_choose(const struct tlbgen_rankmap *m, unsigned int n, uint64_t draw_a, uint64_t draw_b,
+	       unsigned int *rank, unsigned int *cpu, unsigned int *nrank, unsigned int *next)
+{
+	*rank = (unsigned int)(draw_a % n);
+	*cpu = tlbgen__rankmap_select(m, *rank);
+	if (n > 1) {
+		*nrank = (unsigned int)(draw_b % (n - 1));
+		*nrank += *nrank >= *rank;
+		*next = tlbgen__rankmap_select(m, *nrank);
+	}
+}
+
+/*
  * tlbgen_step() until idle, with the same draws and choices, two steps
  * ahead: while `cpu` is delivered, the lines of the next step's CPU, chosen
  * a delivery earlier, are prefetched, and the CPU of the step after that is
@@ -258,7 +278,7 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 {
 	struct tlbgen_rankmap *m;
 	unsigned int n, rank, cpu, nrank = 0, next = 0;
-	uint64_t rng1, draw1;
+	uint64_t draw0, rng1, draw1;
 	int done = 0, err = stepped_check(sys, 0);
 
 	if (err)
@@ -269,16 +289,11 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 	n = m->weight;
 	if (!n)
 		return 0;
-	rank = (unsigned int)(stepped_rand(sys) % n);
-	cpu = tlbgen__rankmap_select(m, rank);
+	draw0 = stepped_rand(sys);
 	/* draw1 is the next step's, taken from rng1. */
 	rng1 = sys->rng;
 	draw1 = stepped_rand(sys);
-	if (n > 1) {
-		nrank = (unsigned int)(draw1 % (n - 1));
-		nrank += nrank >= rank;
-		next = tlbgen__rankmap_select(m, nrank);
-	}
+	stepped_choose(m, n, draw0, draw1, &rank, &cpu, &nrank, &next);
 	for (;;) {
 		uint64_t rng2 = sys->rng, draw2 = stepped_rand(sys);
 		unsigned long changes = m->changes;
@@ -314,15 +329,8 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 			nrank = n2rank;
 		} else {
 			n = m->weight;
-			if (n) {
-				rank = (unsigned int)(draw1 % n);
-				cpu = tlbgen__rankmap_select(m, rank);
-			}
-			if (n > 1) {
-				nrank = (unsigned int)(draw2 % (n - 1));
-				nrank += nrank >= rank;
-				next = tlbgen__rankmap_select(m, nrank);
-			}
+			if (n)
+				stepped_choose(m, n, draw1, draw2, &rank, &cpu, &nrank, &next);
 		}
 		if (!n) {
 			sys->rng = rng1;
