@@ -180,6 +180,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	if (sys->flush_recs)
 		memset(sys->flush_recs, 0, (size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU *
 					   sizeof(*sys->flush_recs));
+	_Static_assert(TLBGEN_MAX_CPUS <= TLBGEN_RANKMAP_MAX_BITS, "ipi_pending holds every CPU");
 	sys->cpus = calloc(o.nr_cpus, sizeof(*sys->cpus));
 	if (!sys->all_cpus_mask || !sys->flush_recs || !sys->cpus ||
 	    tlbgen__rankmap_init(&sys->ipi_pending, o.nr_cpus))

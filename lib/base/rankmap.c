@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* lib/base/rankmap.c - set-up of the rank/select bitmap (rankmap.h). */
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rankmap.h"
 
@@ -29,26 +29,23 @@ static bool fast_pdep(void)
 
 int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits)
 {
-	unsigned int nlongs = (unsigned int)TLBGEN_MASK_LONGS(nbits);
-	unsigned long *bits = calloc(nlongs ? nlongs : 1, sizeof(*bits));
-	unsigned int top, *tree;
+	unsigned int nwords = (nbits + 63) / 64;
+	struct tlbgen_rankmap_lanes *lanes;
+	uint64_t *bits;
 
-	for (top = 1; top * 2 <= nlongs; top *= 2)
-		;
-	/* Up to 2 * top - 1: the descent may look past nlongs, at entries that
-	 * hold more than any rank, so it never steps there (rankmap_select). */
-	tree = calloc(2 * (size_t)top, sizeof(*tree));
-	if (!bits || !tree) {
+	if (nbits > TLBGEN_RANKMAP_MAX_BITS)
+		return -EINVAL;
+	bits = calloc(nwords ? nwords : 1, sizeof(*bits));
+	lanes = aligned_alloc(TLBGEN_CACHELINE, sizeof(*lanes));
+	if (!bits || !lanes) {
 		free(bits);
-		free(tree);
+		free(lanes);
 		return -ENOMEM;
 	}
-	for (unsigned int i = nlongs + 1; i < 2 * top; i++)
-		tree[i] = UINT_MAX;
+	memset(lanes, 0, sizeof(*lanes));
 	m->bits = bits;
-	m->tree = tree;
-	m->nlongs = nlongs;
-	m->top = top;
+	m->lanes = lanes;
+	m->nwords = nwords;
 	m->weight = 0;
 	m->changes = 0;
 	m->pdep = fast_pdep();
@@ -58,7 +55,7 @@ int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits)
 void tlbgen__rankmap_free(struct tlbgen_rankmap *m)
 {
 	free(m->bits);
-	free(m->tree);
+	free(m->lanes);
 	m->bits = NULL;
-	m->tree = NULL;
+	m->lanes = NULL;
 }

@@ -1,61 +1,167 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * lib/base/rankmap.h - a private bitmap that also answers "how many bits
- * are set" in O(1) and "which is the k-th set bit, in ascending order" in
- * O(log words): a Fenwick tree over the popcounts of the bitmap's words,
- * updated by set/clear. The stepped scheduler picks a uniformly random
+ * lib/base/rankmap.h - a private bitmap of up to TLBGEN_RANKMAP_MAX_BITS
+ * bits that also answers "how many bits are set" in O(1) and "which is the
+ * k-th set bit, in ascending order" in O(1): two levels of exclusive prefix
+ * counts, of the bitmap's words within a group of 1024 bits and of the
+ * groups, each level one short vector. A set or clear adds one to the lanes
+ * past its word and past its group, a compare and an add, no loop; a select
+ * counts the lanes at or below k in each level (a compare and a mask), then
+ * selects within the word. The stepped scheduler picks a uniformly random
  * pending CPU with it; a scan of the bitmap per pick made a shootdown to N
- * targets cost O(N^2).
+ * targets cost O(N^2), and a Fenwick tree's log-depth descent and update
+ * loop were most of what a pick still cost at thousands of CPUs.
  */
 #ifndef TLBGEN_BASE_RANKMAP_H
 #define TLBGEN_BASE_RANKMAP_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "cpumask.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "compiler.h"
+
+/* 8 groups of 16 64-bit words: TLBGEN_MAX_CPUS bits, the largest system. */
+#define TLBGEN_RANKMAP_GROUPS		8U
+#define TLBGEN_RANKMAP_GROUP_WORDS	16U
+#define TLBGEN_RANKMAP_MAX_BITS		(TLBGEN_RANKMAP_GROUPS * TLBGEN_RANKMAP_GROUP_WORDS * 64U)
+
+typedef int16_t tlbgen_lanes8 __attribute__((vector_size(16)));
+
+/*
+ * The prefix counts, exclusive and ascending: groups[g] counts the bits set
+ * in the groups before g, words[g][i] those in group g's words before its
+ * i-th. Lanes past the last word hold the total before them, more than any
+ * rank that can fall there, so a select never stops in one.
+ */
+struct tlbgen_rankmap_lanes {
+	int16_t groups[TLBGEN_RANKMAP_GROUPS];
+	int16_t pad[32 - TLBGEN_RANKMAP_GROUPS];	/* words[] on the next line */
+	int16_t words[TLBGEN_RANKMAP_GROUPS][TLBGEN_RANKMAP_GROUP_WORDS];
+};
 
 struct tlbgen_rankmap {
-	unsigned long *bits;		/* the bitmap itself, nlongs words */
-	unsigned int *tree;		/* tree[1..nlongs]: Fenwick sums of word weights */
-	unsigned int nlongs;
-	unsigned int top;		/* largest power of two <= nlongs */
+	uint64_t *bits;			/* the bitmap itself, nwords words */
+	struct tlbgen_rankmap_lanes *lanes;	/* 64-byte aligned */
+	unsigned int nwords;
 	unsigned int weight;		/* bits set */
 	unsigned long changes;		/* set/clear calls that changed a bit */
 	bool pdep;			/* select within a word by PDEP (rankmap_init) */
 };
 
-/* Room for nbits bits, all clear. 0 or -ENOMEM (m untouched). */
+/* Room for nbits bits, all clear. 0, -EINVAL past TLBGEN_RANKMAP_MAX_BITS,
+ * or -ENOMEM (m untouched either way). */
 int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits);
 void tlbgen__rankmap_free(struct tlbgen_rankmap *m);
 
 static inline bool tlbgen__rankmap_test(const struct tlbgen_rankmap *m, unsigned int b)
 {
-	return bitmap_test(m->bits, b);
+	return (m->bits[b / 64] >> (b % 64)) & 1;
 }
 
-static inline void tlbgen__rankmap_add(struct tlbgen_rankmap *m, unsigned int word, int d)
+/* Add d to the lanes after lane `from`, of 8 starting at lane `first`:
+ * one compare, an and and an add (16-byte vectors: wider ones are split
+ * lane by lane where the target has no wider registers). */
+static inline void tlbgen__lanes8_add_after(int16_t *p, unsigned int first, unsigned int from,
+					    int16_t d)
 {
-	for (unsigned int i = word + 1; i <= m->nlongs; i += i & -i)
-		m->tree[i] += (unsigned int)d;
+	const tlbgen_lanes8 idx = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	tlbgen_lanes8 v;
+
+	memcpy(&v, p, sizeof(v));
+	v += ((idx + (int16_t)first) > ((tlbgen_lanes8){ 0 } + (int16_t)from)) & d;
+	memcpy(p, &v, sizeof(v));
+}
+
+/*
+ * How many of n ascending lanes are <= k, by a sum of compares: the
+ * portable form, and the check of the SSE2 forms below.
+ */
+static inline unsigned int tlbgen__lanes_le_scan(const int16_t *p, unsigned int n, unsigned int k)
+{
+	unsigned int c = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		c += (unsigned int)p[i] <= k;
+	return c;
+}
+
+#ifdef __SSE2__
+/* The same by SSE2: the lanes above k are a suffix, so their mask's lowest
+ * bit is the count below (lanes and k fit a signed 16-bit compare). */
+static inline unsigned int tlbgen__lanes8_le_sse2(const int16_t *p, unsigned int k)
+{
+	__m128i gt = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p), _mm_set1_epi16((short)k));
+
+	return (unsigned int)__builtin_ctz(((unsigned int)_mm_movemask_epi8(_mm_packs_epi16(gt, gt)) &
+					    0xffU) | 0x100U);
+}
+
+static inline unsigned int tlbgen__lanes16_le_sse2(const int16_t *p, unsigned int k)
+{
+	__m128i kv = _mm_set1_epi16((short)k);
+	__m128i lo = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p), kv);
+	__m128i hi = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p + 1), kv);
+
+	return (unsigned int)__builtin_ctz((unsigned int)_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) |
+					   0x10000U);
+}
+#endif
+
+static inline unsigned int tlbgen__lanes8_le(const int16_t *p, unsigned int k)
+{
+#ifdef __SSE2__
+	return tlbgen__lanes8_le_sse2(p, k);
+#else
+	return tlbgen__lanes_le_scan(p, 8, k);
+#endif
+}
+
+static inline unsigned int tlbgen__lanes16_le(const int16_t *p, unsigned int k)
+{
+#ifdef __SSE2__
+	return tlbgen__lanes16_le_sse2(p, k);
+#else
+	return tlbgen__lanes_le_scan(p, 16, k);
+#endif
+}
+
+static inline void tlbgen__rankmap_add(struct tlbgen_rankmap *m, unsigned int word, int16_t d)
+{
+	unsigned int g = word / TLBGEN_RANKMAP_GROUP_WORDS;
+
+	unsigned int w = word % TLBGEN_RANKMAP_GROUP_WORDS;
+
+	/* A one-word map needs no lanes, a one-group map no group lanes
+	 * (rankmap_select); the branch is the same for a map's whole life. */
+	if (m->nwords > 1) {
+		if (m->nwords > TLBGEN_RANKMAP_GROUP_WORDS)
+			tlbgen__lanes8_add_after(m->lanes->groups, 0, g, d);
+		tlbgen__lanes8_add_after(m->lanes->words[g], 0, w, d);
+		tlbgen__lanes8_add_after(m->lanes->words[g] + 8, 8, w, d);
+	}
 	m->weight += (unsigned int)d;
 	m->changes++;
 }
 
 static inline void tlbgen__rankmap_set(struct tlbgen_rankmap *m, unsigned int b)
 {
-	if (bitmap_test(m->bits, b))
+	if (tlbgen__rankmap_test(m, b))
 		return;
-	bitmap_set(m->bits, b);
-	tlbgen__rankmap_add(m, (unsigned int)TLBGEN_BIT_WORD(b), 1);
+	m->bits[b / 64] |= 1ULL << (b % 64);
+	tlbgen__rankmap_add(m, b / 64, 1);
 }
 
 static inline void tlbgen__rankmap_clear(struct tlbgen_rankmap *m, unsigned int b)
 {
-	if (!bitmap_test(m->bits, b))
+	if (!tlbgen__rankmap_test(m, b))
 		return;
-	bitmap_clear_bit(m->bits, b);
-	tlbgen__rankmap_add(m, (unsigned int)TLBGEN_BIT_WORD(b), -1);
+	m->bits[b / 64] &= ~(1ULL << (b % 64));
+	tlbgen__rankmap_add(m, b / 64, -1);
 }
 
 #define TLBGEN_L8	0x0101010101010101ULL
@@ -76,7 +182,7 @@ static inline unsigned int tlbgen__bytes_le(uint64_t x, unsigned int k)
  * byte's bits spread one per byte pick the bit. No popcount instruction
  * is assumed (baseline x86-64 calls libgcc for __builtin_popcountl).
  */
-static inline unsigned int tlbgen__word_select_broadword(unsigned long word, unsigned int k)
+static inline unsigned int tlbgen__word_select_broadword(uint64_t word, unsigned int k)
 {
 	uint64_t w = word, s, prefix, b;
 	unsigned int byte;
@@ -100,16 +206,16 @@ static inline unsigned int tlbgen__word_select_broadword(unsigned long word, uns
  * Inline asm, so that the library builds for baseline x86-64; only a CPU
  * that has a fast PDEP takes it (tlbgen__rankmap_init()).
  */
-static inline unsigned int tlbgen__word_select_pdep(unsigned long word, unsigned int k)
+static inline unsigned int tlbgen__word_select_pdep(uint64_t word, unsigned int k)
 {
-	unsigned long bit;
+	uint64_t bit;
 
-	__asm__("pdep %2, %1, %0" : "=r"(bit) : "r"(1UL << k), "rm"(word));
-	return (unsigned int)__builtin_ctzl(bit);
+	__asm__("pdep %2, %1, %0" : "=r"(bit) : "r"(1ULL << k), "rm"(word));
+	return (unsigned int)__builtin_ctzll(bit);
 }
 #endif
 
-static inline unsigned int tlbgen__word_select(const struct tlbgen_rankmap *m, unsigned long word,
+static inline unsigned int tlbgen__word_select(const struct tlbgen_rankmap *m, uint64_t word,
 					       unsigned int k)
 {
 #ifdef __x86_64__
@@ -122,24 +228,27 @@ static inline unsigned int tlbgen__word_select(const struct tlbgen_rankmap *m, u
 }
 
 /*
- * The k-th set bit in ascending order, k < weight: descend the Fenwick
- * tree to the word holding it (the largest prefix of words with at most k
- * bits set), then select within the word. Each level's choice is a mask,
- * not a branch: with a random k it would be mispredicted half the time.
- * Entries past nlongs hold UINT_MAX, so the descent never steps there.
+ * The k-th set bit in ascending order, k < weight: the last group whose
+ * prefix is <= k, the last word of it whose prefix is <= k, then the bit
+ * within the word. No branch on k (a random k defeats prediction); the
+ * levels a small map does not need are skipped, by a branch on its size,
+ * since the scheduler waits on this chain (its next delivery's xchg does).
  */
 static inline unsigned int tlbgen__rankmap_select(const struct tlbgen_rankmap *m, unsigned int k)
 {
-	unsigned int word = 0;
+	const struct tlbgen_rankmap_lanes *l = m->lanes;
+	unsigned int g = 0, w, word;
 
-	for (unsigned int step = m->top; step; step >>= 1) {
-		unsigned int t = m->tree[word + step];
-		unsigned int take = -(unsigned int)(t <= k);
-
-		word += step & take;
-		k -= t & take;
+	if (m->nwords <= 1)
+		return tlbgen__word_select(m, m->bits[0], k);
+	if (m->nwords > TLBGEN_RANKMAP_GROUP_WORDS) {
+		g = tlbgen__lanes8_le(l->groups, k) - 1;
+		k -= (unsigned int)l->groups[g];
 	}
-	return (unsigned int)(word * TLBGEN_BITS_PER_LONG) + tlbgen__word_select(m, m->bits[word], k);
+	w = tlbgen__lanes16_le(l->words[g], k) - 1;
+	k -= (unsigned int)l->words[g][w];
+	word = g * TLBGEN_RANKMAP_GROUP_WORDS + w;
+	return word * 64 + tlbgen__word_select(m, m->bits[word], k);
 }
 
 #endif

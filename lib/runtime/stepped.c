@@ -196,7 +196,7 @@ static uint64_t stepped_rand(struct tlbgen_system *sys)
  * One step: a uniformly random CPU among those with an IPI pending. The
  * draw is rand % (number pending) and the CPU the draw-th pending one in
  * ascending order, so a seed replays the same deliveries; the rank/select
- * map finds it in O(log N) instead of a scan of every CPU.
+ * map finds it in O(1) instead of a scan of every CPU.
  */
 static int stepped_step(struct tlbgen_system *sys)
 {

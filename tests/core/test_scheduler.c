@@ -11,6 +11,10 @@
  *    scan-based scheduler the rank/select one replaced;
  *  - the k-th set bit of a word, by the broadword select and by PDEP,
  *    against a plain scan;
+ *  - the rank/select map itself, at every size class up to 8192 bits,
+ *    against a plain bitmap: weight, changes, test and every select
+ *    after random sets and clears; its SSE2 lane counts against a scan;
+ *    and its refusal of a map past 8192 bits;
  *  - consecutive CPUs' blocks are an odd number of cachelines apart;
  *  - a callback that preempts a vCPU does not leave run_until_idle
  *    picking it forever;
@@ -20,15 +24,17 @@
  * 150 CPUs with the mm loaded on every CPU but those = 1 mod 3: the
  * pending set spans three bitmap words and has holes.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/tlbgen-test.h"
 #include "../../lib/base/arena.h"	/* tlbgen__arena_odd_lines(): header-only */
-#include "../../lib/base/rankmap.h"	/* the word selects: header-only */
+#include "../../lib/base/rankmap.h"	/* the map and the word selects */
 
 #define NR	150
-#define BIG	1100	/* 18 words: a Fenwick tree of more than one level */
+#define BIG	1100	/* 18 words: more than one group of the rank/select map */
 #define LOADED(cpu)	((cpu) % 3 != 1)
 
 static struct tlbgen_system *sched_sys_n(unsigned int nr, uint64_t seed, struct tlbgen_mm **mm)
@@ -460,6 +466,133 @@ static void test_word_select(void **state)
 	assert_true(checked > 90000);
 }
 
+/* ---- the rank/select map ------------------------------------------------------ */
+
+static uint64_t xs(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* The map against a plain bitmap: weight, test, and select of every rank
+ * (the k-th set bit by a scan). */
+static void check_map(const struct tlbgen_rankmap *m, const bool *ref, unsigned int nbits)
+{
+	unsigned int k = 0;
+
+	for (unsigned int b = 0; b < nbits; b++) {
+		assert_int_equal(tlbgen__rankmap_test(m, b), ref[b]);
+		if (ref[b])
+			assert_int_equal(tlbgen__rankmap_select(m, k++), b);
+	}
+	assert_int_equal(m->weight, k);
+}
+
+/*
+ * Sizes on both sides of each level's edge: one word, one group (16
+ * words), several groups, the last group part-filled, and all 8192 bits.
+ * Random sets and clears, repeated ones included (they change nothing),
+ * at densities from sparse to full, then everything cleared again.
+ */
+static void test_rankmap(void **state)
+{
+	static const unsigned int sizes[] = { 1, 63, 64, 65, 128, 1023, 1024, 1025, 1100,
+					      4096, 8191, 8192 };
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+
+	(void)state;
+	for (unsigned int s = 0; s < ARRAY_SIZE(sizes); s++) {
+		unsigned int nbits = sizes[s];
+		struct tlbgen_rankmap m;
+		bool *ref = calloc(nbits, sizeof(*ref));
+		unsigned long changes = 0;
+
+		assert_non_null(ref);
+		assert_int_equal(tlbgen__rankmap_init(&m, nbits), 0);
+		check_map(&m, ref, nbits);
+		for (unsigned int round = 0; round < 6; round++) {
+			/* Rounds 0-3 set with a rising share, 4-5 clear. */
+			unsigned int ops = nbits < 64 ? 4 * nbits : nbits;
+
+			for (unsigned int i = 0; i < ops; i++) {
+				unsigned int b = (unsigned int)(xs(&x) % nbits);
+				bool set = round < 4 ? xs(&x) % 4 <= round : xs(&x) % 3 == 0;
+
+				changes += ref[b] != set;
+				ref[b] = set;
+				if (set)
+					tlbgen__rankmap_set(&m, b);
+				else
+					tlbgen__rankmap_clear(&m, b);
+			}
+			assert_int_equal(m.changes, changes);
+			check_map(&m, ref, nbits);
+		}
+		for (unsigned int b = 0; b < nbits; b++) {
+			changes += ref[b];
+			ref[b] = false;
+			tlbgen__rankmap_clear(&m, b);
+		}
+		assert_int_equal(m.changes, changes);
+		check_map(&m, ref, nbits);
+		/* Every bit set: each rank is its own bit. */
+		for (unsigned int b = 0; b < nbits; b++) {
+			ref[b] = true;
+			tlbgen__rankmap_set(&m, b);
+		}
+		check_map(&m, ref, nbits);
+		tlbgen__rankmap_free(&m);
+		free(ref);
+	}
+}
+
+/* Past TLBGEN_RANKMAP_MAX_BITS: -EINVAL, and the map untouched. */
+static void test_rankmap_too_big(void **state)
+{
+	struct tlbgen_rankmap m;
+
+	(void)state;
+	memset(&m, 0xa5, sizeof(m));
+	assert_int_equal(tlbgen__rankmap_init(&m, TLBGEN_RANKMAP_MAX_BITS + 1), -EINVAL);
+	for (size_t i = 0; i < sizeof(m); i++)
+		assert_int_equal(((unsigned char *)&m)[i], 0xa5);
+	assert_true(TLBGEN_MAX_CPUS <= TLBGEN_RANKMAP_MAX_BITS);
+}
+
+/* The SSE2 lane counts against the scan, on ascending lanes with runs of
+ * equal values, for k below, inside and above them. */
+static void test_lanes_le(void **state)
+{
+	_Alignas(16) int16_t lanes[16];
+	uint64_t x = 0x853c49e6748fea9bULL;
+	unsigned int checked = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < 2000; i++) {
+		int16_t v = 0;
+
+		for (unsigned int l = 0; l < 16; l++) {
+			lanes[l] = v;
+			v = (int16_t)(v + (xs(&x) % 3 ? 0 : (int16_t)(xs(&x) % 600)));
+		}
+		for (unsigned int k = 0; k <= (unsigned int)lanes[15] + 1; k += 1 + k / 64) {
+			unsigned int want8 = tlbgen__lanes_le_scan(lanes, 8, k);
+			unsigned int want16 = tlbgen__lanes_le_scan(lanes, 16, k);
+
+			assert_int_equal(tlbgen__lanes8_le(lanes, k), want8);
+			assert_int_equal(tlbgen__lanes16_le(lanes, k), want16);
+#ifdef __SSE2__
+			assert_int_equal(tlbgen__lanes8_le_sse2(lanes, k), want8);
+			assert_int_equal(tlbgen__lanes16_le_sse2(lanes, k), want16);
+#endif
+			checked++;
+		}
+	}
+	assert_true(checked > 50000);
+}
+
 /* ---- a callback that preempts a vCPU mid-run --------------------------------- */
 
 struct preempt_run {
@@ -609,6 +742,9 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_word_select),
+		cmocka_unit_test(test_rankmap),
+		cmocka_unit_test(test_rankmap_too_big),
+		cmocka_unit_test(test_lanes_le),
 		cmocka_unit_test(test_cpu_lines_odd_stride),
 		cmocka_unit_test(test_arena_odd_lines),
 		cmocka_unit_test(test_run_until_idle_preempted_by_callback),
