@@ -93,22 +93,24 @@ static inline unsigned int tlbgen__lanes_le_scan(const int16_t *p, unsigned int 
 #ifdef __SSE2__
 /* The same by SSE2: the lanes above k are a suffix, so their mask's lowest
  * bit is the count below (lanes and k fit a signed 16-bit compare). */
+static inline unsigned int tlbgen__lanes_le_sse2(const int16_t *p, unsigned int n, unsigned int k)
+{
+	__m128i kv = _mm_set1_epi16((short)k);
+	__m128i lo = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p), kv);
+	__m128i hi = n > 8 ? _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p + 1), kv) : lo;
+	unsigned int mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(lo, hi));
+
+	return (unsigned int)__builtin_ctz((mask & ((1U << n) - 1)) | (1U << n));
+}
+
 static inline unsigned int tlbgen__lanes8_le_sse2(const int16_t *p, unsigned int k)
 {
-	__m128i gt = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p), _mm_set1_epi16((short)k));
-
-	return (unsigned int)__builtin_ctz(((unsigned int)_mm_movemask_epi8(_mm_packs_epi16(gt, gt)) &
-					    0xffU) | 0x100U);
+	return tlbgen__lanes_le_sse2(p, 8, k);
 }
 
 static inline unsigned int tlbgen__lanes16_le_sse2(const int16_t *p, unsigned int k)
 {
-	__m128i kv = _mm_set1_epi16((short)k);
-	__m128i lo = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p), kv);
-	__m128i hi = _mm_cmpgt_epi16(_mm_load_si128((const __m128i *)p + 1), kv);
-
-	return (unsigned int)__builtin_ctz((unsigned int)_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) |
-					   0x10000U);
+	return tlbgen__lanes_le_sse2(p, 16, k);
 }
 #endif
 
