@@ -134,9 +134,7 @@ static inline unsigned int tlbgen__lanes16_le(const int16_t *p, unsigned int k)
 
 static inline void tlbgen__rankmap_add(struct tlbgen_rankmap *m, unsigned int word, int16_t d)
 {
-	unsigned int g = word / TLBGEN_RANKMAP_GROUP_WORDS;
-
-	unsigned int w = word % TLBGEN_RANKMAP_GROUP_WORDS;
+	unsigned int g = word / TLBGEN_RANKMAP_GROUP_WORDS, w = word % TLBGEN_RANKMAP_GROUP_WORDS;
 
 	/* A one-word map needs no lanes, a one-group map no group lanes
 	 * (rankmap_select); the branch is the same for a map's whole life. */
