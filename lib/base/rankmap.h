@@ -103,32 +103,15 @@ static inline unsigned int tlbgen__lanes_le_sse2(const int16_t *p, unsigned int 
 	return (unsigned int)__builtin_ctz((mask & ((1U << n) - 1)) | (1U << n));
 }
 
-static inline unsigned int tlbgen__lanes8_le_sse2(const int16_t *p, unsigned int k)
-{
-	return tlbgen__lanes_le_sse2(p, 8, k);
-}
-
-static inline unsigned int tlbgen__lanes16_le_sse2(const int16_t *p, unsigned int k)
-{
-	return tlbgen__lanes_le_sse2(p, 16, k);
-}
 #endif
 
-static inline unsigned int tlbgen__lanes8_le(const int16_t *p, unsigned int k)
+/* n is 8 or 16, a constant wherever it is inlined. */
+static inline unsigned int tlbgen__lanes_le(const int16_t *p, unsigned int n, unsigned int k)
 {
 #ifdef __SSE2__
-	return tlbgen__lanes8_le_sse2(p, k);
+	return tlbgen__lanes_le_sse2(p, n, k);
 #else
-	return tlbgen__lanes_le_scan(p, 8, k);
-#endif
-}
-
-static inline unsigned int tlbgen__lanes16_le(const int16_t *p, unsigned int k)
-{
-#ifdef __SSE2__
-	return tlbgen__lanes16_le_sse2(p, k);
-#else
-	return tlbgen__lanes_le_scan(p, 16, k);
+	return tlbgen__lanes_le_scan(p, n, k);
 #endif
 }
 
@@ -242,10 +225,10 @@ static inline unsigned int tlbgen__rankmap_select(const struct tlbgen_rankmap *m
 	if (m->nwords <= 1)
 		return tlbgen__word_select(m, m->bits[0], k);
 	if (m->nwords > TLBGEN_RANKMAP_GROUP_WORDS) {
-		g = tlbgen__lanes8_le(l->groups, k) - 1;
+		g = tlbgen__lanes_le(l->groups, TLBGEN_RANKMAP_GROUPS, k) - 1;
 		k -= (unsigned int)l->groups[g];
 	}
-	w = tlbgen__lanes16_le(l->words[g], k) - 1;
+	w = tlbgen__lanes_le(l->words[g], TLBGEN_RANKMAP_GROUP_WORDS, k) - 1;
 	k -= (unsigned int)l->words[g][w];
 	word = g * TLBGEN_RANKMAP_GROUP_WORDS + w;
 	return word * 64 + tlbgen__word_select(m, m->bits[word], k);

@@ -581,11 +581,11 @@ static void test_lanes_le(void **state)
 			unsigned int want8 = tlbgen__lanes_le_scan(lanes, 8, k);
 			unsigned int want16 = tlbgen__lanes_le_scan(lanes, 16, k);
 
-			assert_int_equal(tlbgen__lanes8_le(lanes, k), want8);
-			assert_int_equal(tlbgen__lanes16_le(lanes, k), want16);
+			assert_int_equal(tlbgen__lanes_le(lanes, 8, k), want8);
+			assert_int_equal(tlbgen__lanes_le(lanes, 16, k), want16);
 #ifdef __SSE2__
-			assert_int_equal(tlbgen__lanes8_le_sse2(lanes, k), want8);
-			assert_int_equal(tlbgen__lanes16_le_sse2(lanes, k), want16);
+			assert_int_equal(tlbgen__lanes_le_sse2(lanes, 8, k), want8);
+			assert_int_equal(tlbgen__lanes_le_sse2(lanes, 16, k), want16);
 #endif
 			checked++;
 		}
