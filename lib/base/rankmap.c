@@ -2,6 +2,7 @@
 /* lib/base/rankmap.c - set-up of the rank/select bitmap (rankmap.h). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,13 @@ static bool fast_pdep(void)
 	return false;
 #endif
 }
+
+/* The SSE2 lane counts load each level as aligned 16-byte vectors, and
+ * aligned_alloc() takes a size that is a multiple of its alignment. */
+_Static_assert(offsetof(struct tlbgen_rankmap_lanes, words) % 16 == 0 &&
+	       sizeof(((struct tlbgen_rankmap_lanes *)0)->words[0]) % 16 == 0 &&
+	       sizeof(struct tlbgen_rankmap_lanes) % TLBGEN_CACHELINE == 0,
+	       "rankmap lanes: 16-byte aligned vectors in whole cachelines");
 
 int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits)
 {
