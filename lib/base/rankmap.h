@@ -45,7 +45,7 @@ struct tlbgen_rankmap_lanes {
 };
 
 struct tlbgen_rankmap {
-	uint64_t *bits;			/* the bitmap itself, nwords words */
+	uint64_t *bits;			/* nwords words; 64-bit on every ABI, so a group is 1024 bits */
 	struct tlbgen_rankmap_lanes *lanes;	/* 64-byte aligned */
 	unsigned int nwords;
 	unsigned int weight;		/* bits set */
@@ -102,7 +102,6 @@ static inline unsigned int tlbgen__lanes_le_sse2(const int16_t *p, unsigned int 
 
 	return (unsigned int)__builtin_ctz((mask & ((1U << n) - 1)) | (1U << n));
 }
-
 #endif
 
 /* n is 8 or 16, a constant wherever it is inlined. */
@@ -214,8 +213,8 @@ static inline unsigned int tlbgen__word_select(const struct tlbgen_rankmap *m, u
  * The k-th set bit in ascending order, k < weight: the last group whose
  * prefix is <= k, the last word of it whose prefix is <= k, then the bit
  * within the word. No branch on k (a random k defeats prediction); the
- * levels a small map does not need are skipped, by a branch on its size,
- * since the scheduler waits on this chain (its next delivery's xchg does).
+ * levels a small map does not need are skipped, by a branch on its size:
+ * the scheduler's loop waits on this chain of loads before it delivers.
  */
 static inline unsigned int tlbgen__rankmap_select(const struct tlbgen_rankmap *m, unsigned int k)
 {
