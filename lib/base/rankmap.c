@@ -56,8 +56,40 @@ int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits)
 	m->nwords = nwords;
 	m->weight = 0;
 	m->changes = 0;
+	m->read_at = 0;
+	m->lazy_after = nwords / 4 ? nwords / 4 : 1;
+	m->stale = false;
 	m->pdep = fast_pdep();
 	return 0;
+}
+
+/* The invariants of struct tlbgen_rankmap_lanes, counted afresh: group
+ * lanes only where rankmap_add() keeps them, and 0 in groups past the last. */
+void tlbgen__rankmap_recount(struct tlbgen_rankmap *m)
+{
+	struct tlbgen_rankmap_lanes *l = m->lanes;
+	unsigned int ngroups = (m->nwords + TLBGEN_RANKMAP_GROUP_WORDS - 1) / TLBGEN_RANKMAP_GROUP_WORDS;
+	int16_t total = 0;
+
+	for (unsigned int g = 0; g < ngroups; g++) {
+		int16_t in = 0;
+
+		l->groups[g] = total;
+		for (unsigned int w = 0; w < TLBGEN_RANKMAP_GROUP_WORDS; w++) {
+			unsigned int word = g * TLBGEN_RANKMAP_GROUP_WORDS + w;
+
+			l->words[g][w] = in;
+			if (word < m->nwords)
+				in = (int16_t)(in + (int16_t)((tlbgen__byte_weights(m->bits[word]) *
+							       TLBGEN_L8) >> 56));
+		}
+		total = (int16_t)(total + in);
+	}
+	for (unsigned int g = ngroups; g < TLBGEN_RANKMAP_GROUPS; g++)
+		l->groups[g] = total;
+	if (ngroups <= 1)
+		memset(l->groups, 0, sizeof(l->groups));
+	m->stale = false;
 }
 
 void tlbgen__rankmap_free(struct tlbgen_rankmap *m)

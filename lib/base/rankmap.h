@@ -7,8 +7,10 @@
  * groups, each level one short vector. A set or clear adds one to the lanes
  * past its word and past its group, a compare and an add, no loop; a select
  * counts the lanes at or below k in each level (a compare and a mask), then
- * selects within the word. The stepped scheduler picks a uniformly random
- * pending CPU with it; a scan of the bitmap per pick made a shootdown to N
+ * selects within the word. A burst of changes with no select between (a
+ * shootdown raising IPIs on every CPU) leaves the lanes stale past a
+ * quarter of the map's words, and the next select recounts them. The
+ * stepped scheduler picks a uniformly random pending CPU with it; a scan of the bitmap per pick made a shootdown to N
  * targets cost O(N^2), and a Fenwick tree's log-depth descent and update
  * loop were most of what a pick still cost at thousands of CPUs.
  */
@@ -50,6 +52,12 @@ struct tlbgen_rankmap {
 	unsigned int nwords;
 	unsigned int weight;		/* bits set */
 	unsigned long changes;		/* set/clear calls that changed a bit */
+	/* The lanes are kept up to date for at most lazy_after changes
+	 * past `changes` at the last select; then they go stale until the
+	 * next select recounts them: O(nwords) once, not O(1) per change. */
+	unsigned long read_at;
+	unsigned int lazy_after;	/* nwords / 4 */
+	bool stale;
 	bool pdep;			/* select within a word by PDEP (rankmap_init) */
 };
 
@@ -57,6 +65,8 @@ struct tlbgen_rankmap {
  * or -ENOMEM (m untouched either way). */
 int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits);
 void tlbgen__rankmap_free(struct tlbgen_rankmap *m);
+/* The lanes from the bits, for a select after a burst of changes. */
+void tlbgen__rankmap_recount(struct tlbgen_rankmap *m);
 
 static inline bool tlbgen__rankmap_test(const struct tlbgen_rankmap *m, unsigned int b)
 {
@@ -120,12 +130,17 @@ static inline void tlbgen__rankmap_add(struct tlbgen_rankmap *m, unsigned int wo
 
 	/* A one-word map needs no lanes, a one-group map no group lanes
 	 * (rankmap_select); the branch is the same for a map's whole life. */
-	if (m->nwords > 1) {
+	if (m->nwords > 1 && !m->stale) {
+		if (m->changes - m->read_at >= m->lazy_after) {
+			m->stale = true;
+			goto out;
+		}
 		if (m->nwords > TLBGEN_RANKMAP_GROUP_WORDS)
 			tlbgen__lanes8_add_after(m->lanes->groups, 0, g, d);
 		tlbgen__lanes8_add_after(m->lanes->words[g], 0, w, d);
 		tlbgen__lanes8_add_after(m->lanes->words[g] + 8, 8, w, d);
 	}
+out:
 	m->weight += (unsigned int)d;
 	m->changes++;
 }
@@ -158,20 +173,29 @@ static inline unsigned int tlbgen__bytes_le(uint64_t x, unsigned int k)
 }
 
 /*
+ * Each byte of w's population count, in that byte. No popcount
+ * instruction is assumed (baseline x86-64 calls libgcc for
+ * __builtin_popcountl).
+ */
+static inline uint64_t tlbgen__byte_weights(uint64_t w)
+{
+	uint64_t s = w - ((w >> 1) & 0x5555555555555555ULL);
+
+	s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
+	return (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
+/*
  * Position of the k-th (from 0) set bit of word, k < popcount(word).
  * Broadword and branch-free (a random k defeats branch prediction):
  * prefix sums of the byte popcounts pick the byte, prefix sums of the
- * byte's bits spread one per byte pick the bit. No popcount instruction
- * is assumed (baseline x86-64 calls libgcc for __builtin_popcountl).
+ * byte's bits spread one per byte pick the bit.
  */
 static inline unsigned int tlbgen__word_select_broadword(uint64_t word, unsigned int k)
 {
-	uint64_t w = word, s, prefix, b;
+	uint64_t w = word, s = tlbgen__byte_weights(w), prefix, b;
 	unsigned int byte;
 
-	s = w - ((w >> 1) & 0x5555555555555555ULL);
-	s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
-	s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
 	prefix = s * TLBGEN_L8;			/* byte i: bits set in bytes 0..i */
 	byte = tlbgen__bytes_le(prefix, k);
 	k -= (unsigned int)(((prefix << 8) >> (8 * byte)) & 0xff);
@@ -215,14 +239,18 @@ static inline unsigned int tlbgen__word_select(const struct tlbgen_rankmap *m, u
  * within the word. No branch on k (a random k defeats prediction); the
  * levels a small map does not need are skipped, by a branch on its size:
  * the scheduler's loop waits on this chain of loads before it delivers.
+ * Stale lanes are recounted first, so the map is written to.
  */
-static inline unsigned int tlbgen__rankmap_select(const struct tlbgen_rankmap *m, unsigned int k)
+static inline unsigned int tlbgen__rankmap_select(struct tlbgen_rankmap *m, unsigned int k)
 {
 	const struct tlbgen_rankmap_lanes *l = m->lanes;
 	unsigned int g = 0, w, word;
 
 	if (m->nwords <= 1)
 		return tlbgen__word_select(m, m->bits[0], k);
+	if (unlikely(m->stale))
+		tlbgen__rankmap_recount(m);
+	m->read_at = m->changes;
 	if (m->nwords > TLBGEN_RANKMAP_GROUP_WORDS) {
 		g = tlbgen__lanes_le(l->groups, TLBGEN_RANKMAP_GROUPS, k) - 1;
 		k -= (unsigned int)l->groups[g];

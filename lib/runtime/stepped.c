@@ -251,7 +251,7 @@ static int stepped_steps(struct tlbgen_system *sys, int done)
  * inlined it made the loop's code slower.
  */
 static __attribute__((noinline)) void
-stepped_choose(const struct tlbgen_rankmap *m, unsigned int n, uint64_t draw_a, uint64_t draw_b,
+stepped_choose(struct tlbgen_rankmap *m, unsigned int n, uint64_t draw_a, uint64_t draw_b,
 	       unsigned int *rank, unsigned int *cpu, unsigned int *nrank, unsigned int *next)
 {
 	*rank = (unsigned int)(draw_a % n);

@@ -478,7 +478,7 @@ static uint64_t xs(uint64_t *x)
 
 /* The map against a plain bitmap: weight, test, and select of every rank
  * (the k-th set bit by a scan). */
-static void check_map(const struct tlbgen_rankmap *m, const bool *ref, unsigned int nbits)
+static void check_map(struct tlbgen_rankmap *m, const bool *ref, unsigned int nbits)
 {
 	unsigned int k = 0;
 
@@ -543,6 +543,63 @@ static void test_rankmap(void **state)
 			tlbgen__rankmap_set(&m, b);
 		}
 		check_map(&m, ref, nbits);
+		tlbgen__rankmap_free(&m);
+		free(ref);
+	}
+}
+
+/*
+ * Bursts of changes between selects, shorter and longer than the map's
+ * lazy_after: the lanes kept up to date change by change equal the ones
+ * counted afresh, a longer burst leaves them stale, and the select after
+ * either answers every rank as a scan does.
+ */
+static void test_rankmap_lazy(void **state)
+{
+	static const unsigned int sizes[] = { 65, 200, 1024, 1100, 4096, 8192 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (unsigned int s = 0; s < ARRAY_SIZE(sizes); s++) {
+		unsigned int nbits = sizes[s], bursts = 0, stale = 0;
+		struct tlbgen_rankmap m;
+		bool *ref = calloc(nbits, sizeof(*ref));
+
+		assert_non_null(ref);
+		assert_int_equal(tlbgen__rankmap_init(&m, nbits), 0);
+		assert_true(m.lazy_after >= 1 && m.lazy_after == (m.nwords / 4 ? m.nwords / 4 : 1));
+		for (unsigned int round = 0; round < 60; round++) {
+			/* Mostly bursts the lanes follow, every third one longer. */
+			unsigned int len = round % 3 == 2 ? m.lazy_after + 1 + (unsigned int)(xs(&x) % 64)
+							  : (unsigned int)(xs(&x) % (m.lazy_after + 1));
+			unsigned long before = m.changes;
+
+			for (unsigned int i = 0; i < len * 4 && m.changes - before < len; i++) {
+				unsigned int b = (unsigned int)(xs(&x) % nbits);
+
+				ref[b] = !ref[b];
+				if (ref[b])
+					tlbgen__rankmap_set(&m, b);
+				else
+					tlbgen__rankmap_clear(&m, b);
+			}
+			bursts++;
+			assert_int_equal(m.stale, m.changes - before > m.lazy_after);
+			if (!m.stale) {
+				struct tlbgen_rankmap_lanes kept = *m.lanes;
+
+				m.stale = true;		/* what a recount would make of them */
+				tlbgen__rankmap_recount(&m);
+				assert_false(m.stale);
+				assert_memory_equal(&kept, m.lanes, sizeof(kept));
+			} else {
+				stale++;
+			}
+			check_map(&m, ref, nbits);
+			assert_false(m.stale);
+			assert_int_equal(m.read_at, m.changes);
+		}
+		assert_true(stale >= bursts / 4);
 		tlbgen__rankmap_free(&m);
 		free(ref);
 	}
@@ -743,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_word_select),
 		cmocka_unit_test(test_rankmap),
+		cmocka_unit_test(test_rankmap_lazy),
 		cmocka_unit_test(test_rankmap_too_big),
 		cmocka_unit_test(test_lanes_le),
 		cmocka_unit_test(test_cpu_lines_odd_stride),
