@@ -270,15 +270,18 @@ stepped_choose(struct tlbgen_rankmap *m, unsigned int n, uint64_t draw_a, uint64
  * chosen, assuming each delivery only clears its own bit (a flush's
  * callbacks raise no IPIs). The random order then pays no cache miss per
  * line; a prefetch issued right behind the rank/select that finds its CPU
- * came too late to hide any. If a delivery changed the pending set
- * otherwise, both choices are made again from the same draws; when nothing
- * is left pending, the draws not used are taken back.
+ * came too late to hide any. That choice's draw and its 64-bit division are
+ * made a delivery earlier still: the delivery waits on the chain from draw
+ * to chosen CPU, and at thousands of CPUs the rank/select alone is most of
+ * what it can hide. If a delivery changed the pending set otherwise, the
+ * choices are made again from the same draws; when nothing is left
+ * pending, the draws not used are taken back.
  */
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 {
 	struct tlbgen_rankmap *m;
-	unsigned int n, rank, cpu, nrank = 0, next = 0;
-	uint64_t draw0, rng1, draw1;
+	unsigned int n, rank, cpu, nrank = 0, next = 0, mod2;
+	uint64_t draw0, rng1, draw1, rng2, draw2;
 	int done = 0, err = stepped_check(sys, 0);
 
 	if (err)
@@ -290,27 +293,32 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 	if (!n)
 		return 0;
 	draw0 = stepped_rand(sys);
-	/* draw1 is the next step's, taken from rng1. */
+	/* draw1 is the next step's, taken from rng1; draw2 the one after. */
 	rng1 = sys->rng;
 	draw1 = stepped_rand(sys);
+	rng2 = sys->rng;
+	draw2 = stepped_rand(sys);
 	stepped_choose(m, n, draw0, draw1, &rank, &cpu, &nrank, &next);
+	mod2 = n > 2 ? (unsigned int)(draw2 % (n - 2)) : 0;
 	for (;;) {
-		uint64_t rng2 = sys->rng, draw2 = stepped_rand(sys);
+		uint64_t rng3 = sys->rng, draw3 = stepped_rand(sys);
 		unsigned long changes = m->changes;
-		unsigned int n2rank = 0, next2 = 0;
+		unsigned int n2rank = 0, next2 = 0, mod3;
 
 		if (n > 1)
 			stepped_prefetch_cpu(sys, next);
 		if (n > 2) {
-			/* The n2rank-th of the others: skip cpu and next. */
+			/* The mod2-th of the others: skip cpu and next. */
 			unsigned int lo = rank < nrank ? rank : nrank;
 			unsigned int hi = rank < nrank ? nrank : rank;
 
-			n2rank = (unsigned int)(draw2 % (n - 2));
+			n2rank = mod2;
 			n2rank += n2rank >= lo;
 			n2rank += n2rank >= hi;
 			next2 = tlbgen__rankmap_select(m, n2rank);
 		}
+		/* The next step's, if this delivery only clears cpu. */
+		mod3 = n > 3 ? (unsigned int)(draw3 % (n - 3)) : 0;
 		stepped_deliver(sys, cpu, -1);
 		done++;
 		if (unlikely(sys->nr_preempted)) {
@@ -327,17 +335,22 @@ TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys)
 			rank = nrank;
 			next = next2;
 			nrank = n2rank;
+			mod2 = mod3;
 		} else {
 			n = m->weight;
-			if (n)
+			if (n) {
 				stepped_choose(m, n, draw1, draw2, &rank, &cpu, &nrank, &next);
+				mod2 = n > 2 ? (unsigned int)(draw3 % (n - 2)) : 0;
+			}
 		}
 		if (!n) {
 			sys->rng = rng1;
 			return done;
 		}
 		rng1 = rng2;
+		rng2 = rng3;
 		draw1 = draw2;
+		draw2 = draw3;
 	}
 }
 
