@@ -69,12 +69,14 @@ void tlbgen__rankmap_recount(struct tlbgen_rankmap *m)
 {
 	struct tlbgen_rankmap_lanes *l = m->lanes;
 	unsigned int ngroups = (m->nwords + TLBGEN_RANKMAP_GROUP_WORDS - 1) / TLBGEN_RANKMAP_GROUP_WORDS;
+	bool group_lanes = m->nwords > TLBGEN_RANKMAP_GROUP_WORDS;
 	int16_t total = 0;
 
 	for (unsigned int g = 0; g < ngroups; g++) {
 		int16_t in = 0;
 
-		l->groups[g] = total;
+		if (group_lanes)
+			l->groups[g] = total;
 		for (unsigned int w = 0; w < TLBGEN_RANKMAP_GROUP_WORDS; w++) {
 			unsigned int word = g * TLBGEN_RANKMAP_GROUP_WORDS + w;
 
@@ -85,10 +87,8 @@ void tlbgen__rankmap_recount(struct tlbgen_rankmap *m)
 		}
 		total = (int16_t)(total + in);
 	}
-	for (unsigned int g = ngroups; g < TLBGEN_RANKMAP_GROUPS; g++)
+	for (unsigned int g = ngroups; g < TLBGEN_RANKMAP_GROUPS && group_lanes; g++)
 		l->groups[g] = total;
-	if (ngroups <= 1)
-		memset(l->groups, 0, sizeof(l->groups));
 	m->stale = false;
 }
 

@@ -10,9 +10,10 @@
  * selects within the word. A burst of changes with no select between (a
  * shootdown raising IPIs on every CPU) leaves the lanes stale past a
  * quarter of the map's words, and the next select recounts them. The
- * stepped scheduler picks a uniformly random pending CPU with it; a scan of the bitmap per pick made a shootdown to N
- * targets cost O(N^2), and a Fenwick tree's log-depth descent and update
- * loop were most of what a pick still cost at thousands of CPUs.
+ * stepped scheduler picks a uniformly random pending CPU with it; a scan
+ * of the bitmap per pick made a shootdown to N targets cost O(N^2), and a
+ * Fenwick tree's log-depth descent and update loop were most of what a
+ * pick still cost at thousands of CPUs.
  */
 #ifndef TLBGEN_BASE_RANKMAP_H
 #define TLBGEN_BASE_RANKMAP_H
@@ -56,7 +57,7 @@ struct tlbgen_rankmap {
 	 * past `changes` at the last select; then they go stale until the
 	 * next select recounts them: O(nwords) once, not O(1) per change. */
 	unsigned long read_at;
-	unsigned int lazy_after;	/* nwords / 4 */
+	unsigned int lazy_after;	/* nwords / 4, at least 1 */
 	bool stale;
 	bool pdep;			/* select within a word by PDEP (rankmap_init) */
 };
