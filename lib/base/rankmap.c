@@ -64,7 +64,8 @@ int tlbgen__rankmap_init(struct tlbgen_rankmap *m, unsigned int nbits)
 }
 
 /* The invariants of struct tlbgen_rankmap_lanes, counted afresh: group
- * lanes only where rankmap_add() keeps them, and 0 in groups past the last. */
+ * lanes only where rankmap_add() keeps them; the word lanes of groups past
+ * the last are never written, and stay 0. */
 void tlbgen__rankmap_recount(struct tlbgen_rankmap *m)
 {
 	struct tlbgen_rankmap_lanes *l = m->lanes;

@@ -588,7 +588,7 @@ static void test_rankmap_lazy(void **state)
 			if (!m.stale) {
 				struct tlbgen_rankmap_lanes kept = *m.lanes;
 
-				m.stale = true;		/* what a recount would make of them */
+				m.stale = true;		/* recount them, to compare */
 				tlbgen__rankmap_recount(&m);
 				assert_false(m.stale);
 				assert_memory_equal(&kept, m.lanes, sizeof(kept));
