@@ -113,7 +113,7 @@ static enum tlbgen_flush_verdict builtin_flush_decide(const struct tlbgen_flush_
 }
 
 static void tlbgen__flush_partial(struct tlbgen_system *sys, unsigned int cpu,
-				  struct tlbgen_mm *mm, uint16_t asid,
+				  struct tlbgen__stat_row row, uint16_t asid,
 				  const struct tlbgen_flush_tlb_info *f)
 {
 	unsigned long nr = 0;
@@ -129,8 +129,8 @@ static void tlbgen__flush_partial(struct tlbgen_system *sys, unsigned int cpu,
 		if (addr + (1UL << f->stride_shift) < addr)
 			break;
 	}
-	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PARTIAL_FLUSH);
-	tlbgen__count_n(sys, cpu, mm, TLBGEN_STAT_PAGES_INVALIDATED, nr);
+	tlbgen__row_count(row, TLBGEN_STAT_PARTIAL_FLUSH);
+	tlbgen__row_count_n(row, TLBGEN_STAT_PAGES_INVALIDATED, nr);
 	tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_PARTIAL, nr);
 }
 
@@ -153,27 +153,28 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 	enum tlbgen_flush_verdict v;
 	uint64_t new_local = 0;
 	tlbgen_flush_decide_fn decide = p->flush_decide ? p->flush_decide : builtin_flush_decide;
+	struct tlbgen__stat_row row = tlbgen__stat_row(sys, cpu, f->mm);
 
 	tlbgen__flush_info_access(sys, cpu, f, TLBGEN_OP_READ);
 	/* <= v5.19: "u64 mm_tlb_gen = atomic64_read(...)" before any check. */
 	if (p->gen_read == GEN_READ_ALWAYS && !p->flush_decide)
 		(void)tlbgen_read_mm_tlb_gen(&r);
 
-	tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC);
+	tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC);
 	if (!local)
-		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_REMOTE);
+		tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC_REMOTE);
 
 	/* The CPU runs another mm: nothing of f->mm is live here. */
 	if (f->mm && f->mm != loaded_mm && (!local || p->wrong_mm == WRONG_MM_ALL_CLEAR)) {
 		/* 209954cbc7d0: the CPU was left in mm_cpumask; clear it now. */
 		if (p->wrong_mm != WRONG_MM_REMOTE)
 			tlbgen__mm_cpumask_clear(sys, cpu, f->mm);
-		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_WRONG_MM);
+		tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC_WRONG_MM);
 		return;
 	}
 
 	if (unlikely(loaded_mm == sys->init_mm)) {
-		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_INIT_MM);
+		tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC_INIT_MM);
 		return;
 	}
 
@@ -192,7 +193,7 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 	if (tlbgen__this_is_lazy(sys, cpu)) {
 		/* Lazy: leave the mm rather than flush it; we will flush (or
 		 * not) from switch_mm when we come back. */
-		tlbgen__count(sys, cpu, f->mm, TLBGEN_STAT_FLUSH_FUNC_LAZY);
+		tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC_LAZY);
 		tlbgen__switch_mm_irqs_off(sys, cpu, sys->init_mm);
 		return;
 	}
@@ -207,22 +208,26 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		.local = local,
 	};
 	v = decide(&req, &r, &new_local, p->priv);
+	/* From here on the counts are the loaded mm's; f->mm is it, or NULL
+	 * (a kernel flush), or, on the initiator, another mm. */
+	if (f->mm != loaded_mm)
+		row = tlbgen__stat_row(sys, cpu, loaded_mm);
 
 	switch (v) {
 	case TLBGEN_VERDICT_SKIP:
-		tlbgen__count(sys, cpu, loaded_mm, TLBGEN_STAT_EARLY_SKIP);
+		tlbgen__row_count(row, TLBGEN_STAT_EARLY_SKIP);
 		return;
 	case TLBGEN_VERDICT_UP_TO_DATE:
-		tlbgen__count(sys, cpu, loaded_mm, TLBGEN_STAT_UP_TO_DATE);
+		tlbgen__row_count(row, TLBGEN_STAT_UP_TO_DATE);
 		return;
 	case TLBGEN_VERDICT_PARTIAL:
-		tlbgen__flush_partial(sys, cpu, loaded_mm, asid, f);
+		tlbgen__flush_partial(sys, cpu, row, asid, f);
 		break;
 	case TLBGEN_VERDICT_FULL:
 	default:
 		/* flush_tlb_local(): everything of the current ASID. */
 		tlbgen__tlb_flush_asid(sys, cpu, asid);
-		tlbgen__count(sys, cpu, loaded_mm, TLBGEN_STAT_FULL_FLUSH);
+		tlbgen__row_count(row, TLBGEN_STAT_FULL_FLUSH);
 		tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_FULL, 0);
 		break;
 	}
