@@ -27,16 +27,19 @@ struct tlbgen_gen_reader {
 	uint64_t val;
 };
 
-TLBGEN_API uint64_t tlbgen_read_mm_tlb_gen(struct tlbgen_gen_reader *r)
+static inline uint64_t gen_reader_read(struct tlbgen_gen_reader *r)
 {
-	if (!r)
-		return 0;
 	if (!r->have) {
 		/* atomic64_read(): the contended read aa44284960 avoids. */
 		r->val = tlbgen__mm_tlb_gen_read(r->sys, r->cpu, r->mm, memory_order_relaxed);
 		r->have = true;
 	}
 	return r->val;
+}
+
+TLBGEN_API uint64_t tlbgen_read_mm_tlb_gen(struct tlbgen_gen_reader *r)
+{
+	return r ? gen_reader_read(r) : 0;
 }
 
 static void tlbgen__warn_gen(struct tlbgen_system *sys, unsigned int cpu, const char *what,
@@ -87,7 +90,7 @@ static enum tlbgen_flush_verdict builtin_flush_decide(const struct tlbgen_flush_
 			return TLBGEN_VERDICT_UP_TO_DATE;
 		mm_tlb_gen = req->new_tlb_gen;
 	} else {
-		mm_tlb_gen = tlbgen_read_mm_tlb_gen(r);
+		mm_tlb_gen = gen_reader_read(r);
 	}
 
 	if (unlikely(req->local_tlb_gen == mm_tlb_gen))
@@ -152,13 +155,12 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 	struct tlbgen_flush_req req;
 	enum tlbgen_flush_verdict v;
 	uint64_t new_local = 0;
-	tlbgen_flush_decide_fn decide = p->flush_decide ? p->flush_decide : builtin_flush_decide;
 	struct tlbgen__stat_row row = tlbgen__stat_row(sys, cpu, f->mm);
 
 	tlbgen__flush_info_access(sys, cpu, f, TLBGEN_OP_READ);
 	/* <= v5.19: "u64 mm_tlb_gen = atomic64_read(...)" before any check. */
 	if (p->gen_read == GEN_READ_ALWAYS && !p->flush_decide)
-		(void)tlbgen_read_mm_tlb_gen(&r);
+		(void)gen_reader_read(&r);
 
 	tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC);
 	if (!local)
@@ -207,7 +209,11 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		.has_mm = f->mm != NULL,
 		.local = local,
 	};
-	v = decide(&req, &r, &new_local, p->priv);
+	/* A direct call for the built-in decision, which the compiler can inline. */
+	if (p->flush_decide)
+		v = p->flush_decide(&req, &r, &new_local, p->priv);
+	else
+		v = builtin_flush_decide(&req, &r, &new_local, p->priv);
 	/* From here on the counts are the loaded mm's; f->mm is it, or NULL
 	 * (a kernel flush), or, on the initiator, another mm. */
 	if (f->mm != loaded_mm)
