@@ -3,9 +3,10 @@
  * lib/core/stats.h - the event counters (enum tlbgen_stat), per CPU and per
  * (mm, CPU), and the kernel WARN count.
  *
- * One writer per slot (the CPU that counts), so a relaxed load and store is
- * enough and counting adds no locked RMW to the model; each CPU's slots sit
- * on their own cachelines so counting adds no false sharing either.
+ * One writer per slot (the CPU that counts), so an unlocked add (a relaxed
+ * load and store in C11) is enough and counting adds no locked RMW to the
+ * model; each CPU's slots sit on their own cachelines so counting adds no
+ * false sharing either.
  */
 #ifndef TLBGEN_CORE_STATS_H
 #define TLBGEN_CORE_STATS_H
