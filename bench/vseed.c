@@ -245,6 +245,17 @@ static int tlb_flush1_thread(struct tlbgen_system *sys, unsigned int cpu, void *
 	return err;
 }
 
+/* What flush_tlb_func() did, per op: the outcomes aa44284960 was argued over. */
+enum func_outcome { FUNC_CALLS, FUNC_EARLY, FUNC_UP_TO_DATE, FUNC_FULL, FUNC_PARTIAL, FUNC_NR };
+
+static const struct { enum tlbgen_stat stat; const char *name; } func_stat[FUNC_NR] = {
+	[FUNC_CALLS] = { TLBGEN_STAT_FLUSH_FUNC, "calls" },
+	[FUNC_EARLY] = { TLBGEN_STAT_EARLY_SKIP, "early" },
+	[FUNC_UP_TO_DATE] = { TLBGEN_STAT_UP_TO_DATE, "up_to_date" },
+	[FUNC_FULL] = { TLBGEN_STAT_FULL_FLUSH, "full" },
+	[FUNC_PARTIAL] = { TLBGEN_STAT_PARTIAL_FLUSH, "partial" },
+};
+
 struct cell {
 	double ops_per_s;
 	double tlb_gen_xfers_per_flush;
@@ -253,6 +264,9 @@ struct cell {
 						 * mm_tlb_flush_nested() */
 	double us_per_op[TLBGEN_VT_TIME_NR];	/* CPU time of all CPUs per op, by kind */
 	double tlb_gen_us_per_op;		/* ... on the tlb_gen line (line and line_wait) */
+	double func_per_op[FUNC_NR];		/* flush_tlb_func() calls and outcomes */
+	double irqs_per_op;			/* interrupts taken */
+	double csds_per_op;			/* csds run from the call queues */
 	long violations;
 	uint64_t points;
 };
@@ -312,6 +326,10 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 			out->us_per_op[k] = total ? st.time[k] / (double)m->mhz / total : 0;
 		out->tlb_gen_us_per_op =
 			total ? st.line_time[TLBGEN_LINE_MM_TLB_GEN] / (double)m->mhz / total : 0;
+		for (unsigned int k = 0; k < FUNC_NR; k++)
+			out->func_per_op[k] = total ? (double)flushes[func_stat[k].stat] / total : 0;
+		out->irqs_per_op = total ? (double)st.ipis_taken / total : 0;
+		out->csds_per_op = total ? (double)flushes[TLBGEN_STAT_IPI_RECEIVED] / total : 0;
 		out->violations = tlbgen_oracle__violations(sys);
 		out->points = st.sched_points;
 	}
@@ -344,6 +362,10 @@ static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *
 			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++)
 				out[k].us_per_op[t] += c[k].us_per_op[t] / runs;
 			out[k].tlb_gen_us_per_op += c[k].tlb_gen_us_per_op / runs;
+			for (unsigned int f = 0; f < FUNC_NR; f++)
+				out[k].func_per_op[f] += c[k].func_per_op[f] / runs;
+			out[k].irqs_per_op += c[k].irqs_per_op / runs;
+			out[k].csds_per_op += c[k].csds_per_op / runs;
 			out[k].violations += c[k].violations;
 			out[k].points += c[k].points;
 		}
@@ -550,6 +572,24 @@ static void print_time(unsigned int threads, const struct cell *c, unsigned int 
 	}
 }
 
+/*
+ * What flush_tlb_func() did per op, and how the csds came: in a shootdown
+ * storm a target drains several csds per interrupt, and the first flush
+ * of a batch can cover the later ones (aa44284960's early return).
+ */
+static void print_funcs(unsigned int threads, const struct cell *c, unsigned int columns)
+{
+	printf("# flush_tlb_func per op at %u threads (early: aa44284960's return; up_to_date:\n"
+	       "#   local tlb_gen already mm's), and the csds and interrupts they came in:\n",
+	       threads);
+	for (unsigned int k = 0; k < columns; k++) {
+		printf("#   %-13s", col_label[k]);
+		for (unsigned int f = 0; f < FUNC_NR; f++)
+			printf(" %s %.2f", func_stat[f].name, c[k].func_per_op[f]);
+		printf("; %.2f csds in %.2f interrupts\n", c[k].csds_per_op, c[k].irqs_per_op);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -707,6 +747,16 @@ int bench_vseed_main(int argc, char **argv)
 			}
 			bench_metric("cpu_us_per_op_tlb_gen_line", "us of CPU time/op", NULL, pa,
 				     c[k].tlb_gen_us_per_op);
+			for (unsigned int f = 0; f < FUNC_NR; f++) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "flush_tlb_func_per_op_%s",
+					 func_stat[f].name);
+				bench_metric(name, "flush_tlb_func calls/op", NULL, pa,
+					     c[k].func_per_op[f]);
+			}
+			bench_metric("csds_per_op", "csds run/op", NULL, pa, c[k].csds_per_op);
+			bench_metric("interrupts_per_op", "interrupts/op", NULL, pa, c[k].irqs_per_op);
 			if (seedv[k]) {
 				bench_metric("seed_ops_per_sec", "ops/s (the seed's table)", NULL, pa,
 					     seedv[k]);
@@ -727,6 +777,7 @@ int bench_vseed_main(int argc, char **argv)
 				printf(" %s %.1f", col_label[k], c[k].nested_pct);
 			printf("\n");
 			print_time(threads[i], c, columns);
+			print_funcs(threads[i], c, columns);
 		}
 		fflush(stdout);
 	}

@@ -25,6 +25,23 @@ if "$bench" --out "$tmp/virtual/seed000" seed000 --mode virtual --threads 1,2 --
 	python3 "$check" --workload seed000 "$tmp/virtual/seed000" || fail=1
 	grep -q '"mode": "virtual"' "$tmp/virtual/seed000/results.json" ||
 		{ echo "FAIL: seed000 --mode virtual: no virtual metrics"; fail=1; }
+	# Each flush_tlb_func ends in one outcome (one mm, never lazy), and
+	# v5.17 ("base") has no aa44284960 early return.
+	python3 - "$tmp/virtual/seed000/results.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+v = {}
+for x in m:
+    if x["name"].startswith("flush_tlb_func_per_op_"):
+        key = (x["params"]["threads"], x["params"]["policy"])
+        v.setdefault(key, {})[x["name"][len("flush_tlb_func_per_op_"):]] = x["value"]
+bad = [k for k, o in v.items()
+       if o["calls"] <= 0 or abs(o["calls"] - o["early"] - o["up_to_date"] - o["full"] - o["partial"]) > 1e-6 * o["calls"]
+       or (k[1] == "base" and o["early"] != 0)]
+if len(v) != 4 or bad:
+    print("FAIL: seed000 --mode virtual: flush_tlb_func outcomes", len(v), bad)
+    sys.exit(1)
+PY
 else
 	echo "FAIL: seed000 --mode virtual: exit status $?"; tail -5 "$tmp/virtual.out"; fail=1
 fi
