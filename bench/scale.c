@@ -60,6 +60,7 @@ struct scale_row {
 	double idle_ns, direct_ns, shuf_ns;		/* median per shootdown */
 	double ratio[3];		/* median over repetitions of this row against
 					 * the reference row (64; 128 for 8192) */
+	double ratio_lo[3], ratio_hi[3];	/* ... lowest and highest repetition */
 	double idle_func, direct_func, shuf_func;	/* flush_tlb_func per shootdown */
 	double create_ms[2];		/* [0] no oracle/TLB, [1] with */
 	double rss_per_cpu[2];		/* bytes */
@@ -291,12 +292,12 @@ static void summarise(const struct scale_cfg *c, struct scale_row *rows, unsigne
 
 		for (int k = 0; k < 3; k++) {
 			bench_min_med_max(r->rep_ns[k], c->reps, &lo, med[k], &hi);
-			r->ratio[k] = 0;
+			r->ratio[k] = r->ratio_lo[k] = r->ratio_hi[k] = 0;
 			if (!ref || ref == r)
 				continue;
 			for (unsigned int rep = 0; rep < c->reps; rep++)
 				q[rep] = r->rep_ns[k][rep] / ref->rep_ns[k][rep];
-			bench_min_med_max(q, c->reps, &lo, &r->ratio[k], &hi);
+			bench_min_med_max(q, c->reps, &r->ratio_lo[k], &r->ratio[k], &r->ratio_hi[k]);
 		}
 	}
 }
@@ -317,6 +318,18 @@ static int run_create(const struct scale_cfg *c, struct scale_row *r)
 		bench_min_med_max(rss, c->reps, &lo, &r->rss_per_cpu[with], &hi);
 	}
 	return 0;
+}
+
+/* The median ratio per style, with the lowest and highest repetition's. */
+static void print_ratios(const char *what, const struct scale_row *r)
+{
+	static const char *const style[3] = { "run_until_idle", "deliver", "shuffled" };
+
+	printf("%s:", what);
+	for (int k = 0; k < 3; k++)
+		printf(" %s %.1fx (%.1f..%.1f)%s", style[k], r->ratio[k], r->ratio_lo[k],
+		       r->ratio_hi[k], k < 2 ? "," : "");
+	printf(" (linear 64x; median and range over the repetitions)\n");
 }
 
 static void print_table(const struct scale_cfg *c, const struct scale_row *rows, unsigned int n)
@@ -358,11 +371,9 @@ static void print_table(const struct scale_cfg *c, const struct scale_row *rows,
 			printf(" %u:%.1f", rows[i].cpus, rows[i].shuf_ns / rows[i].shuf_func);
 		printf("\n");
 		if (r4096)
-			printf("4096 vs 64: run_until_idle %.1fx, deliver %.1fx, shuffled %.1fx (linear 64x)\n",
-			       r4096->ratio[0], r4096->ratio[1], r4096->ratio[2]);
+			print_ratios("4096 vs 64", r4096);
 		if (r8192 && b128)
-			printf("8192 vs 128: run_until_idle %.1fx, deliver %.1fx, shuffled %.1fx (linear 64x)\n",
-			       r8192->ratio[0], r8192->ratio[1], r8192->ratio[2]);
+			print_ratios("8192 vs 128", r8192);
 	}
 }
 
@@ -392,6 +403,24 @@ static int record(const char *path, const struct scale_cfg *c, const struct scal
 			     r->direct_func / r->direct_ns * 1e9);
 		bench_metric("ns_per_shootdown", "ns", "lower", shuf, r->shuf_ns);
 		bench_metric("ns_per_target", "ns", "lower", shuf, r->shuf_ns / r->shuf_func);
+		if (r->ratio[0] > 0) {
+			static const char *const style[3] = { "run_until_idle", "deliver",
+							      "deliver_shuffled" };
+			int ref = r->cpus == 8192 && find_row(rows, n, 128) ? 128 : 64;
+
+			/* Against the reference row of the same repetition. */
+			for (int k = 0; k < 3; k++) {
+				json_t *pr = json_pack("{s:i,s:s,s:i}", "cpus", r->cpus, "delivery",
+						       style[k], "reference_cpus", ref);
+
+				bench_metric("shootdown_ratio", "x", "lower", pr, r->ratio[k]);
+				bench_metric("shootdown_ratio_lowest_rep", "x", "lower", pr,
+					     r->ratio_lo[k]);
+				bench_metric("shootdown_ratio_highest_rep", "x", "lower", pr,
+					     r->ratio_hi[k]);
+				json_decref(pr);
+			}
+		}
 		bench_metric("create_ms", "ms", "lower", cr, r->create_ms[0]);
 		bench_metric("resident_bytes_per_cpu", "bytes", "lower", cr, r->rss_per_cpu[0]);
 		bench_metric("create_ms_with_tlb", "ms", "lower", cr, r->create_ms[1]);
