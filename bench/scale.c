@@ -61,6 +61,7 @@ struct scale_row {
 	double ratio[3];		/* median over repetitions of this row against
 					 * the reference row (64; 128 for 8192) */
 	double ratio_lo[3], ratio_hi[3];	/* ... lowest and highest repetition */
+	unsigned int ref_cpus;		/* the reference row's CPUs; 0 for a reference */
 	double idle_func, direct_func, shuf_func;	/* flush_tlb_func per shootdown */
 	double create_ms[2];		/* [0] no oracle/TLB, [1] with */
 	double rss_per_cpu[2];		/* bytes */
@@ -166,6 +167,9 @@ static uint64_t flush_funcs(const struct tlbgen_system *sys)
 }
 
 enum scale_style { BY_SCHEDULER, BY_HOST, BY_HOST_SHUFFLED };
+
+/* Each style's "delivery" in results.json. */
+static const char *const style_name[3] = { "run_until_idle", "deliver", "deliver_shuffled" };
 
 /*
  * One shootdown from CPU 0, delivered by the scheduler or by the host, in
@@ -290,6 +294,8 @@ static void summarise(const struct scale_cfg *c, struct scale_row *rows, unsigne
 		const struct scale_row *ref = r->cpus == 8192 && b128 ? b128 : base;
 		double *med[3] = { &r->idle_ns, &r->direct_ns, &r->shuf_ns };
 
+		r->ref_cpus = ref && ref != r ? ref->cpus : 0;
+
 		for (int k = 0; k < 3; k++) {
 			bench_min_med_max(r->rep_ns[k], c->reps, &lo, med[k], &hi);
 			r->ratio[k] = r->ratio_lo[k] = r->ratio_hi[k] = 0;
@@ -348,12 +354,11 @@ static void print_table(const struct scale_cfg *c, const struct scale_row *rows,
 	       "Mfunc/s", "create ms", "KiB/cpu", "+tlb ms", "KiB/cpu");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct scale_row *r = &rows[i];
-		const struct scale_row *ref = r->cpus == 8192 && b128 ? b128 : base;
 		char ri[16] = "-", rd[16] = "-";
 
-		if (ref && ref != r) {
-			snprintf(ri, sizeof(ri), "%s%.1f", ref == b128 ? "/128 " : "", r->ratio[0]);
-			snprintf(rd, sizeof(rd), "%s%.1f", ref == b128 ? "/128 " : "", r->ratio[1]);
+		if (r->ref_cpus) {
+			snprintf(ri, sizeof(ri), "%s%.1f", r->ref_cpus == 128 ? "/128 " : "", r->ratio[0]);
+			snprintf(rd, sizeof(rd), "%s%.1f", r->ref_cpus == 128 ? "/128 " : "", r->ratio[1]);
 		}
 		printf("%5u | %11.2f %7.1f %7s %8.1f | %11.2f %7.1f %7s %8.1f | %9.1f %9.1f | %9.1f %9.1f\n",
 		       r->cpus, r->idle_ns / 1e3, r->idle_ns / r->idle_func, ri,
@@ -388,9 +393,12 @@ static int record(const char *path, const struct scale_cfg *c, const struct scal
 	bench_meta_param("targets", json_integer((json_int_t)c->targets));
 	for (unsigned int i = 0; i < n; i++) {
 		const struct scale_row *r = &rows[i];
-		json_t *idle = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery", "run_until_idle");
-		json_t *dir = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery", "deliver");
-		json_t *shuf = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery", "deliver_shuffled");
+		json_t *idle = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery",
+					 style_name[BY_SCHEDULER]);
+		json_t *dir = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery",
+					style_name[BY_HOST]);
+		json_t *shuf = json_pack("{s:i,s:s}", "cpus", r->cpus, "delivery",
+					 style_name[BY_HOST_SHUFFLED]);
 		json_t *cr = json_pack("{s:i}", "cpus", r->cpus);
 
 		bench_metric("ns_per_shootdown", "ns", "lower", idle, r->idle_ns);
@@ -403,23 +411,15 @@ static int record(const char *path, const struct scale_cfg *c, const struct scal
 			     r->direct_func / r->direct_ns * 1e9);
 		bench_metric("ns_per_shootdown", "ns", "lower", shuf, r->shuf_ns);
 		bench_metric("ns_per_target", "ns", "lower", shuf, r->shuf_ns / r->shuf_func);
-		if (r->ratio[0] > 0) {
-			static const char *const style[3] = { "run_until_idle", "deliver",
-							      "deliver_shuffled" };
-			int ref = r->cpus == 8192 && find_row(rows, n, 128) ? 128 : 64;
+		/* Against the reference row of the same repetition. */
+		for (int k = 0; k < 3 && r->ref_cpus; k++) {
+			json_t *pr = json_pack("{s:i,s:s,s:i}", "cpus", r->cpus, "delivery",
+					       style_name[k], "reference_cpus", r->ref_cpus);
 
-			/* Against the reference row of the same repetition. */
-			for (int k = 0; k < 3; k++) {
-				json_t *pr = json_pack("{s:i,s:s,s:i}", "cpus", r->cpus, "delivery",
-						       style[k], "reference_cpus", ref);
-
-				bench_metric("shootdown_ratio", "x", "lower", pr, r->ratio[k]);
-				bench_metric("shootdown_ratio_lowest_rep", "x", "lower", pr,
-					     r->ratio_lo[k]);
-				bench_metric("shootdown_ratio_highest_rep", "x", "lower", pr,
-					     r->ratio_hi[k]);
-				json_decref(pr);
-			}
+			bench_metric("shootdown_ratio", "x", "lower", pr, r->ratio[k]);
+			bench_metric("shootdown_ratio_lowest_rep", "x", "lower", pr, r->ratio_lo[k]);
+			bench_metric("shootdown_ratio_highest_rep", "x", "lower", pr, r->ratio_hi[k]);
+			json_decref(pr);
 		}
 		bench_metric("create_ms", "ms", "lower", cr, r->create_ms[0]);
 		bench_metric("resident_bytes_per_cpu", "bytes", "lower", cr, r->rss_per_cpu[0]);
