@@ -1,7 +1,9 @@
 #!/bin/sh
 # tlbgen-bench seed000 --mode virtual: deterministic through the CLI, no
 # oracle violation, the tlb_gen line moves less under v6.0 than v5.17, no
-# change between the policies at 1 and 5 threads; tlb_flush1's two flushes
+# change between the policies at 1 and 5 threads (the mean of seeds 1..5 of
+# 20 ms cells: one seed at 5 threads is one trajectory, and settles in a
+# faster or a slower regime by the seed); tlb_flush1's two flushes
 # per op on 15 pages in 16 (madvise, and wp_page_copy() over the read-only
 # PTE fault-around left): 1.9375 per op; bad options exit 2.
 bench=$1
@@ -21,7 +23,7 @@ awk '
 	rows++
 	if ($NF != 0) { print "FAIL: " $1 " threads: " $NF " oracle violations"; bad = 1 }
 	chg = $4; sub(/%/, "", chg); chg += 0
-	if (($1 == 1 || $1 == 5) && (chg > 3 || chg < -3)) { print "FAIL: change " $4 " at " $1 " threads"; bad = 1 }
+	if ($1 == 1 && chg != 0) { print "FAIL: change " $4 " at 1 thread"; bad = 1 }
 }
 /^# MESI/ {
 	if (!($(NF - 2) + 0 > $NF + 0)) { print "FAIL: tlb_gen transfers do not fall: " $0; bad = 1 }
@@ -38,6 +40,16 @@ END {
 	if (!fpo) { print "FAIL: no flushes-per-op line"; bad = 1 }
 	exit bad
 }' "$tmp/out1" || fail=1
+"$bench" seed000 --mode virtual --threads 1,5 --runs 5 --no-out >"$tmp/mean" 2>&1 ||
+	{ echo "FAIL: --threads 1,5 --runs 5 exit $?"; cat "$tmp/mean"; fail=1; }
+cat "$tmp/mean"
+awk '
+/^[0-9]/ {
+	rows++
+	chg = $4; sub(/%/, "", chg); chg += 0
+	if (chg > 3 || chg < -3) { print "FAIL: mean change " $4 " at " $1 " threads"; bad = 1 }
+}
+END { if (rows != 2) { print "FAIL: " rows " mean rows, want 2"; bad = 1 }; exit bad }' "$tmp/mean" || fail=1
 # --check-host runs the threaded mode too: every program must stay an
 # IRQ-enabled CPU until all stopped, or a CPU waits forever for a joined
 # one's acknowledgement. Only completion and the rows are checked here; the
