@@ -78,8 +78,10 @@ static uint64_t xfer_cost(const struct tlbgen_machine *m, const struct tlbgen_co
  * upgrade, a write to a shared line) holds the line, since a line has one
  * owner at a time and such requests queue at its home: one that asks while
  * another is under way starts when that one ends. Filling a Shared copy
- * from the last-level cache holds nothing: those are served side by side.
- * Then a scheduling point.
+ * holds nothing, fills are served side by side; but a fill asked for while
+ * the owner's copy is still on its way to the first reader waits for it to
+ * arrive: a directory holds off requests for a line busy with a transaction
+ * (Lenoski et al., the DASH protocol, ISCA 1990). Then a scheduling point.
  */
 static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_line line,
 		      uintptr_t id, enum tlbgen_access_op op)
@@ -88,6 +90,7 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 	struct tlbgen_coherence_xfer x;
 	struct tlbgen_vcpu *me;
 	uint64_t cost;
+	bool holds;
 
 	(void)cpu;	/* the accessor names the running CPU; charge that one */
 	cpu = vt->current;
@@ -100,15 +103,17 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 	if (tlbgen__coherence_access(vt->dir, cpu, line, id, op, &x))
 		x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_MEMORY };
 	cost = xfer_cost(&sys->machine, &x, op);
-	if (x.busy_until && (x.kind == TLBGEN_XFER_FROM_OWNER || x.kind == TLBGEN_XFER_UPGRADE ||
-			     (x.kind == TLBGEN_XFER_FROM_SHARED && op != TLBGEN_OP_READ))) {
+	holds = x.kind == TLBGEN_XFER_FROM_OWNER || x.kind == TLBGEN_XFER_UPGRADE ||
+		(x.kind == TLBGEN_XFER_FROM_SHARED && op != TLBGEN_OP_READ);
+	if (x.busy_until && (holds || x.kind == TLBGEN_XFER_FROM_SHARED)) {
 		if (me->clock < *x.busy_until) {
 			vt->stats.line_waits++;
 			vt->stats.line_time[line] += *x.busy_until - me->clock;
 			tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_LINE_WAIT,
 					  *x.busy_until - me->clock);
 		}
-		*x.busy_until = me->clock + cost;
+		if (holds)
+			*x.busy_until = me->clock + cost;
 	}
 	if (x.kind != TLBGEN_XFER_HIT && x.kind != TLBGEN_XFER_MEMORY)
 		vt->stats.transfers[line]++;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * tests/virtual/test_virtual.c - the virtual-time mode: same seed, same
- * execution; a CPU never sees a message before it was sent; one CPU's
+ * execution; a CPU never sees a message before it was sent; a fill of a
+ * Shared copy waits for the owner's copy still on its way; one CPU's
  * operations count as in stepped mode; the oracle stays quiet under correct
  * profiles and catches aa44284960's batch-flush skip; machine specs that
  * are wrong are refused by name.
@@ -179,6 +180,73 @@ static void test_causality(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/* ---- a fill waits for the owner's copy on its way to the first reader ----------------------- */
+
+/*
+ * CPU 0 takes mm's tlb_gen line (its switch_mm reads it); CPU 1's switch_mm
+ * reads it from CPU 0, a transfer of same_socket cycles; CPU 513 (its own
+ * mm_cpumask line) then reads a Shared copy. Asked for while CPU 1's copy
+ * is still on its way, the fill waits for it; asked for after, it does not.
+ * same_socket is made large so that the wait dwarfs every other cost.
+ */
+#define FILL_XFER	100000U
+
+struct fill {
+	struct tlbgen_mm *mm;
+	uint64_t start[2];		/* when CPU 1 and CPU 513 switch */
+	uint64_t took;			/* CPU 513's switch_mm */
+};
+
+static int fill_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct fill *f = arg;
+	uint64_t t0, t1;
+
+	if (cpu && tlbgen_vtime__spend(sys, cpu, f->start[cpu == 1 ? 0 : 1]))
+		return -1;
+	tlbgen_vtime__now(sys, cpu, &t0);
+	if (tlbgen_switch_mm(sys, cpu, f->mm))
+		return -1;
+	tlbgen_vtime__now(sys, cpu, &t1);
+	if (cpu == 513)
+		f->took = t1 - t0;
+	return 0;
+}
+
+static uint64_t fill_took(uint64_t second_at)
+{
+	struct tlbgen_system *sys = vsys(1024, "v6.0", 1,
+					 "skylake-56:sockets=1,cores_per_socket=1024,same_socket=100000");
+	struct fill f = { .start = { 1000, second_at } };
+	static const unsigned int cpus[] = { 0, 1, 513 };
+	int ret;
+
+	f.mm = t_mm(sys, 1);
+	for (unsigned int i = 0; i < 3; i++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, cpus[i], fill_prog, &f), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, 10ULL * FILL_XFER), 0);
+	for (unsigned int i = 0; i < 3; i++) {
+		assert_int_equal(tlbgen_cpu__join(sys, cpus[i], &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+	return f.took;
+}
+
+static void test_fill_waits_for_transfer(void **state)
+{
+	/* CPU 1 reads tlb_gen about FILL_XFER after 1000 (its mm_cpumask line
+	 * comes from CPU 0 first), and its copy arrives FILL_XFER later. */
+	uint64_t during = fill_took(1000 + FILL_XFER + 2000);
+	uint64_t after = fill_took(1000 + 4 * FILL_XFER);
+
+	(void)state;
+	print_message("CPU 513's switch_mm: %llu cycles during CPU 1's transfer, %llu after\n",
+		      (unsigned long long)during, (unsigned long long)after);
+	assert_true(after >= FILL_XFER);		/* the fill itself */
+	assert_true(during >= after + FILL_XFER / 2);	/* ... behind CPU 1's copy */
+}
+
 /* ---- no concurrency: the counters of stepped mode ----------------------------------------- */
 
 static void sequence(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned int cpu)
@@ -353,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_oracle_quiet),
 		cmocka_unit_test(test_causality),
+		cmocka_unit_test(test_fill_waits_for_transfer),
 		T_EACH(test_single_cpu_matches_stepped),
 		T_PRE(test_broken_profile_caught, "v6.0-aa44284960"),
 		T_PRE(test_broken_profile_caught, "v6.0"),
