@@ -48,6 +48,9 @@ struct tlbgen_machine {
 	 * ends before them gets skylake-56's figures. */
 	uint32_t invlpgb;		/* issuing one INVLPGB (it does not wait) */
 	uint32_t tlbsync;		/* TLBSYNC: until every CPU completed them */
+	/* A model whose sz ends before it gets 0. */
+	uint32_t fill_hold;		/* the home's time per fill of a Shared copy: fills
+					 * asked for together queue; 0: side by side */
 };
 
 /*

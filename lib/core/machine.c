@@ -47,7 +47,8 @@
 	.user_work = 10,			/* will-it-scale's store to the page */ \
 	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */ \
 	.invlpgb = NS(100, 2500),		/* issue, as an INVLPG (estimate) */ \
-	.tlbsync = NS(1000, 2500)		/* a fabric round trip to every core (estimate) */
+	.tlbsync = NS(1000, 2500),		/* a fabric round trip to every core (estimate) */ \
+	.fill_hold = 0				/* no measurement found: fills side by side */
 
 /*
  * With PTI: entry and exit switch CR3, and flush_tlb_one_user() runs
@@ -124,7 +125,7 @@ static const struct field fields[] = {
 	C(hit), C(same_socket), C(cross_socket), C(memory), C(rmw), C(inval_sharer),
 	C(ipi_send), C(ipi_latency), C(irq_entry), C(irq_exit), C(invlpg), C(cr3_write),
 	C(refill), C(syscall), C(page_fault), C(ptl), C(zap), C(user_work), C(spin),
-	C(invlpgb), C(tlbsync),
+	C(invlpgb), C(tlbsync), C(fill_hold),
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -249,7 +250,7 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, tlbsync))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, fill_hold))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		unsigned long v;

@@ -81,7 +81,9 @@ static uint64_t xfer_cost(const struct tlbgen_machine *m, const struct tlbgen_co
  * holds nothing, fills are served side by side; but a fill asked for while
  * the owner's copy is still on its way to the first reader waits for it to
  * arrive: a directory holds off requests for a line busy with a transaction
- * (Lenoski et al., the DASH protocol, ISCA 1990). Then a scheduling point.
+ * (Lenoski et al., the DASH protocol, ISCA 1990). A machine's fill_hold,
+ * if any, is how long each fill occupies the line's home, so that fills
+ * asked for together queue. Then a scheduling point.
  */
 static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_line line,
 		      uintptr_t id, enum tlbgen_access_op op)
@@ -114,6 +116,8 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 		}
 		if (holds)
 			*x.busy_until = me->clock + cost;
+		else if (sys->machine.fill_hold)
+			*x.busy_until = me->clock + sys->machine.fill_hold;
 	}
 	if (x.kind != TLBGEN_XFER_HIT && x.kind != TLBGEN_XFER_MEMORY)
 		vt->stats.transfers[line]++;

@@ -2,7 +2,8 @@
 /*
  * tests/virtual/test_virtual.c - the virtual-time mode: same seed, same
  * execution; a CPU never sees a message before it was sent; a fill of a
- * Shared copy waits for the owner's copy still on its way; one CPU's
+ * Shared copy waits for the owner's copy still on its way, and with a
+ * machine's fill_hold for the fills before it; one CPU's
  * operations count as in stepped mode; the oracle stays quiet under correct
  * profiles and catches aa44284960's batch-flush skip; machine specs that
  * are wrong are refused by name.
@@ -233,6 +234,63 @@ static uint64_t fill_took(uint64_t second_at)
 	return f.took;
 }
 
+/*
+ * With a machine's fill_hold, fills asked for together queue at the home:
+ * once CPU 1 has its copy, CPU 513 and CPU 1025 (mm_cpumask lines of their
+ * own) fill theirs 1000 cycles apart, and the second waits for the first.
+ */
+struct fills {
+	struct tlbgen_mm *mm;
+	uint64_t took;			/* CPU 1025's switch_mm */
+};
+
+static int fills_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct fills *f = arg;
+	uint64_t t0, t1;
+
+	if (cpu && tlbgen_vtime__spend(sys, cpu, cpu == 1 ? 1000 : cpu == 513 ? 10000 : 11000))
+		return -1;
+	tlbgen_vtime__now(sys, cpu, &t0);
+	if (tlbgen_switch_mm(sys, cpu, f->mm))
+		return -1;
+	tlbgen_vtime__now(sys, cpu, &t1);
+	if (cpu == 1025)
+		f->took = t1 - t0;
+	return 0;
+}
+
+static uint64_t fills_took(const char *machine)
+{
+	struct tlbgen_system *sys = vsys(2048, "v6.0", 1, machine);
+	static const unsigned int cpus[] = { 0, 1, 513, 1025 };
+	struct fills f = { 0 };
+	int ret;
+
+	f.mm = t_mm(sys, 1);
+	for (unsigned int i = 0; i < 4; i++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, cpus[i], fills_prog, &f), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, 10ULL * FILL_XFER), 0);
+	for (unsigned int i = 0; i < 4; i++) {
+		assert_int_equal(tlbgen_cpu__join(sys, cpus[i], &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+	return f.took;
+}
+
+static void test_fill_hold_queues_fills(void **state)
+{
+	uint64_t apart = fills_took("skylake-56:sockets=1,cores_per_socket=2048");
+	uint64_t queued = fills_took("skylake-56:sockets=1,cores_per_socket=2048,fill_hold=100000");
+
+	(void)state;
+	print_message("CPU 1025's switch_mm: %llu cycles with fill_hold 0, %llu with 100000\n",
+		      (unsigned long long)apart, (unsigned long long)queued);
+	assert_true(apart < FILL_XFER / 10);		/* side by side */
+	assert_true(queued >= apart + FILL_XFER / 2);	/* behind CPU 513's fill */
+}
+
 static void test_fill_waits_for_transfer(void **state)
 {
 	/* CPU 1 reads tlb_gen about FILL_XFER after 1000 (its mm_cpumask line
@@ -422,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_oracle_quiet),
 		cmocka_unit_test(test_causality),
 		cmocka_unit_test(test_fill_waits_for_transfer),
+		cmocka_unit_test(test_fill_hold_queues_fills),
 		T_EACH(test_single_cpu_matches_stepped),
 		T_PRE(test_broken_profile_caught, "v6.0-aa44284960"),
 		T_PRE(test_broken_profile_caught, "v6.0"),
