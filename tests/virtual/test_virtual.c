@@ -184,94 +184,54 @@ static void test_causality(void **state)
 /* ---- a fill waits for the owner's copy on its way to the first reader ----------------------- */
 
 /*
- * CPU 0 takes mm's tlb_gen line (its switch_mm reads it); CPU 1's switch_mm
- * reads it from CPU 0, a transfer of same_socket cycles; CPU 513 (its own
- * mm_cpumask line) then reads a Shared copy. Asked for while CPU 1's copy
- * is still on its way, the fill waits for it; asked for after, it does not.
- * same_socket is made large so that the wait dwarfs every other cost.
+ * CPU 0 takes mm's tlb_gen line (its switch_mm reads it), then each other
+ * CPU switches to mm at its start time and so reads the line too: CPU 1
+ * from CPU 0, a transfer of same_socket cycles, and the later ones as
+ * fills of a Shared copy. CPUs 0, 513 and 1025 each have an mm_cpumask
+ * line of their own. same_socket or fill_hold is made large so that a wait
+ * dwarfs every other cost.
  */
 #define FILL_XFER	100000U
 
 struct fill {
 	struct tlbgen_mm *mm;
-	uint64_t start[2];		/* when CPU 1 and CPU 513 switch */
-	uint64_t took;			/* CPU 513's switch_mm */
+	const unsigned int *cpus;	/* cpus[0] is CPU 0 */
+	const uint64_t *start;		/* when each switches */
+	unsigned int n;
+	uint64_t took;			/* the last one's switch_mm */
 };
 
 static int fill_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	struct fill *f = arg;
+	unsigned int i = 0;
 	uint64_t t0, t1;
 
-	if (cpu && tlbgen_vtime__spend(sys, cpu, f->start[cpu == 1 ? 0 : 1]))
+	while (f->cpus[i] != cpu)
+		i++;
+	if (tlbgen_vtime__spend(sys, cpu, f->start[i]))
 		return -1;
 	tlbgen_vtime__now(sys, cpu, &t0);
 	if (tlbgen_switch_mm(sys, cpu, f->mm))
 		return -1;
 	tlbgen_vtime__now(sys, cpu, &t1);
-	if (cpu == 513)
+	if (i == f->n - 1)
 		f->took = t1 - t0;
 	return 0;
 }
 
-static uint64_t fill_took(uint64_t second_at)
-{
-	struct tlbgen_system *sys = vsys(1024, "v6.0", 1,
-					 "skylake-56:sockets=1,cores_per_socket=1024,same_socket=100000");
-	struct fill f = { .start = { 1000, second_at } };
-	static const unsigned int cpus[] = { 0, 1, 513 };
-	int ret;
-
-	f.mm = t_mm(sys, 1);
-	for (unsigned int i = 0; i < 3; i++)
-		assert_int_equal(tlbgen_cpu__spawn(sys, cpus[i], fill_prog, &f), 0);
-	assert_int_equal(tlbgen_vtime__run(sys, 10ULL * FILL_XFER), 0);
-	for (unsigned int i = 0; i < 3; i++) {
-		assert_int_equal(tlbgen_cpu__join(sys, cpus[i], &ret), 0);
-		assert_int_equal(ret, 0);
-	}
-	assert_int_equal(tlbgen_system__destroy(sys), 0);
-	return f.took;
-}
-
-/*
- * With a machine's fill_hold, fills asked for together queue at the home:
- * once CPU 1 has its copy, CPU 513 and CPU 1025 (mm_cpumask lines of their
- * own) fill theirs 1000 cycles apart, and the second waits for the first.
- */
-struct fills {
-	struct tlbgen_mm *mm;
-	uint64_t took;			/* CPU 1025's switch_mm */
-};
-
-static int fills_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
-{
-	struct fills *f = arg;
-	uint64_t t0, t1;
-
-	if (cpu && tlbgen_vtime__spend(sys, cpu, cpu == 1 ? 1000 : cpu == 513 ? 10000 : 11000))
-		return -1;
-	tlbgen_vtime__now(sys, cpu, &t0);
-	if (tlbgen_switch_mm(sys, cpu, f->mm))
-		return -1;
-	tlbgen_vtime__now(sys, cpu, &t1);
-	if (cpu == 1025)
-		f->took = t1 - t0;
-	return 0;
-}
-
-static uint64_t fills_took(const char *machine)
+static uint64_t fill_took(const char *machine, const unsigned int *cpus, const uint64_t *start,
+			  unsigned int n)
 {
 	struct tlbgen_system *sys = vsys(2048, "v6.0", 1, machine);
-	static const unsigned int cpus[] = { 0, 1, 513, 1025 };
-	struct fills f = { 0 };
+	struct fill f = { .cpus = cpus, .start = start, .n = n };
 	int ret;
 
 	f.mm = t_mm(sys, 1);
-	for (unsigned int i = 0; i < 4; i++)
-		assert_int_equal(tlbgen_cpu__spawn(sys, cpus[i], fills_prog, &f), 0);
+	for (unsigned int i = 0; i < n; i++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, cpus[i], fill_prog, &f), 0);
 	assert_int_equal(tlbgen_vtime__run(sys, 10ULL * FILL_XFER), 0);
-	for (unsigned int i = 0; i < 4; i++) {
+	for (unsigned int i = 0; i < n; i++) {
 		assert_int_equal(tlbgen_cpu__join(sys, cpus[i], &ret), 0);
 		assert_int_equal(ret, 0);
 	}
@@ -279,30 +239,42 @@ static uint64_t fills_took(const char *machine)
 	return f.took;
 }
 
-static void test_fill_hold_queues_fills(void **state)
-{
-	uint64_t apart = fills_took("skylake-56:sockets=1,cores_per_socket=2048");
-	uint64_t queued = fills_took("skylake-56:sockets=1,cores_per_socket=2048,fill_hold=100000");
-
-	(void)state;
-	print_message("CPU 1025's switch_mm: %llu cycles with fill_hold 0, %llu with 100000\n",
-		      (unsigned long long)apart, (unsigned long long)queued);
-	assert_true(apart < FILL_XFER / 10);		/* side by side */
-	assert_true(queued >= apart + FILL_XFER / 2);	/* behind CPU 513's fill */
-}
-
+/* Asked for while CPU 1's copy is on its way, CPU 513's fill waits for it;
+ * asked for after, it does not. */
 static void test_fill_waits_for_transfer(void **state)
 {
+	static const char slow[] = "skylake-56:sockets=1,cores_per_socket=2048,same_socket=100000";
+	static const unsigned int cpus[] = { 0, 1, 513 };
 	/* CPU 1 reads tlb_gen about FILL_XFER after 1000 (its mm_cpumask line
 	 * comes from CPU 0 first), and its copy arrives FILL_XFER later. */
-	uint64_t during = fill_took(1000 + FILL_XFER + 2000);
-	uint64_t after = fill_took(1000 + 4 * FILL_XFER);
+	static const uint64_t during_at[] = { 0, 1000, 1000 + FILL_XFER + 2000 };
+	static const uint64_t after_at[] = { 0, 1000, 1000 + 4 * FILL_XFER };
+	uint64_t during = fill_took(slow, cpus, during_at, 3);
+	uint64_t after = fill_took(slow, cpus, after_at, 3);
 
 	(void)state;
 	print_message("CPU 513's switch_mm: %llu cycles during CPU 1's transfer, %llu after\n",
 		      (unsigned long long)during, (unsigned long long)after);
 	assert_true(after >= FILL_XFER);		/* the fill itself */
 	assert_true(during >= after + FILL_XFER / 2);	/* ... behind CPU 1's copy */
+}
+
+/* With a machine's fill_hold, fills asked for together queue at the home:
+ * once CPU 1 has its copy, CPU 513 and CPU 1025 fill theirs 1000 cycles
+ * apart, and the second waits for the first. */
+static void test_fill_hold_queues_fills(void **state)
+{
+	static const unsigned int cpus[] = { 0, 1, 513, 1025 };
+	static const uint64_t at[] = { 0, 1000, 10000, 11000 };
+	uint64_t apart = fill_took("skylake-56:sockets=1,cores_per_socket=2048", cpus, at, 4);
+	uint64_t queued = fill_took("skylake-56:sockets=1,cores_per_socket=2048,fill_hold=100000",
+				    cpus, at, 4);
+
+	(void)state;
+	print_message("CPU 1025's switch_mm: %llu cycles with fill_hold 0, %llu with 100000\n",
+		      (unsigned long long)apart, (unsigned long long)queued);
+	assert_true(apart < FILL_XFER / 10);		/* side by side */
+	assert_true(queued >= apart + FILL_XFER / 2);	/* behind CPU 513's fill */
 }
 
 /* ---- no concurrency: the counters of stepped mode ----------------------------------------- */
