@@ -191,7 +191,8 @@ static void test_causality(void **state)
  * line of their own. same_socket or fill_hold is made large so that a wait
  * dwarfs every other cost.
  */
-#define FILL_XFER	100000U
+#define FILL_XFER	100000ULL
+#define FILL_XFER_S	"100000"	/* the same, for machine specs */
 
 struct fill {
 	struct tlbgen_mm *mm;
@@ -230,7 +231,7 @@ static uint64_t fill_took(const char *machine, const unsigned int *cpus, const u
 	f.mm = t_mm(sys, 1);
 	for (unsigned int i = 0; i < n; i++)
 		assert_int_equal(tlbgen_cpu__spawn(sys, cpus[i], fill_prog, &f), 0);
-	assert_int_equal(tlbgen_vtime__run(sys, 10ULL * FILL_XFER), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, 10 * FILL_XFER), 0);
 	for (unsigned int i = 0; i < n; i++) {
 		assert_int_equal(tlbgen_cpu__join(sys, cpus[i], &ret), 0);
 		assert_int_equal(ret, 0);
@@ -243,7 +244,7 @@ static uint64_t fill_took(const char *machine, const unsigned int *cpus, const u
  * asked for after, it does not. */
 static void test_fill_waits_for_transfer(void **state)
 {
-	static const char slow[] = "skylake-56:sockets=1,cores_per_socket=2048,same_socket=100000";
+	static const char slow[] = "skylake-56:sockets=1,cores_per_socket=2048,same_socket=" FILL_XFER_S;
 	static const unsigned int cpus[] = { 0, 1, 513 };
 	/* CPU 1 reads tlb_gen about FILL_XFER after 1000 (its mm_cpumask line
 	 * comes from CPU 0 first), and its copy arrives FILL_XFER later. */
@@ -267,11 +268,11 @@ static void test_fill_hold_queues_fills(void **state)
 	static const unsigned int cpus[] = { 0, 1, 513, 1025 };
 	static const uint64_t at[] = { 0, 1000, 10000, 11000 };
 	uint64_t apart = fill_took("skylake-56:sockets=1,cores_per_socket=2048", cpus, at, 4);
-	uint64_t queued = fill_took("skylake-56:sockets=1,cores_per_socket=2048,fill_hold=100000",
+	uint64_t queued = fill_took("skylake-56:sockets=1,cores_per_socket=2048,fill_hold=" FILL_XFER_S,
 				    cpus, at, 4);
 
 	(void)state;
-	print_message("CPU 1025's switch_mm: %llu cycles with fill_hold 0, %llu with 100000\n",
+	print_message("CPU 1025's switch_mm: %llu cycles with fill_hold 0, %llu with " FILL_XFER_S "\n",
 		      (unsigned long long)apart, (unsigned long long)queued);
 	assert_true(apart < FILL_XFER / 10);		/* side by side */
 	assert_true(queued >= apart + FILL_XFER / 2);	/* behind CPU 513's fill */
