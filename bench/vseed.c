@@ -275,7 +275,7 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		    double ms, uint64_t seed, struct cell *out)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .profile = profile,
-		    .seed = seed, .machine = m, .nr_cpus = m->sockets * m->cores_per_socket);
+		    .seed = seed, .machine = m, .nr_cpus = bench_machine_cpus(m));
 	struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
 	uint64_t until = (uint64_t)(ms * m->mhz * 1000), flushes[TLBGEN_STAT_NR];
 	struct tlbgen_system *sys;

@@ -21,7 +21,7 @@ struct tlbgen_machine {
 	size_t sz;			/* sizeof(struct tlbgen_machine) */
 	char name[32];
 	unsigned int sockets;		/* emulated CPU i sits on socket i / cores_per_socket */
-	unsigned int cores_per_socket;	/* (modulo sockets) */
+	unsigned int cores_per_socket;	/* (modulo sockets): see threads_per_core */
 	unsigned int mhz;		/* cycles -> time */
 	/* Coherence: one access, by what the MESI directory had to do. */
 	uint32_t hit;			/* line here in a sufficient state */
@@ -51,6 +51,13 @@ struct tlbgen_machine {
 	/* A model whose sz ends before it gets 0. */
 	uint32_t fill_hold;		/* the home's time per fill of a Shared copy: fills
 					 * asked for together queue; 0: side by side */
+	/* The model has sockets * cores_per_socket * threads_per_core CPUs,
+	 * numbered as Linux numbers an Intel box: first one thread of every
+	 * core, socket after socket, then the siblings in the same order, so
+	 * CPU i's sibling is i + sockets * cores_per_socket and the socket rule
+	 * above holds for both. Siblings share no cache and no pipeline here:
+	 * each costs as a core. A model whose sz ends before it gets 1. */
+	uint32_t threads_per_core;	/* SMT threads per core, 1..8 */
 };
 
 /*

@@ -74,16 +74,20 @@
 	.syscall = NS(339, 2500)		/* getppid() round trip without PTI */
 
 /*
- * Nadav Amit's "56-core Skylake" (aa44284960): 2 sockets x 28 cores, SMT
- * off (Xeon Platinum 8176 class), 2.5 GHz - an assumption: the thread
- * never names the part (docs/machines.md). PTI off: of the table he posted
- * next, in aa44284960's review, "IIRC the previous run was with PTI
- * disabled and now it is enabled".
+ * Nadav Amit's "56-core Skylake" (aa44284960), 2.5 GHz. The thread names
+ * no part; his earlier shootdown series, posted from the same employer
+ * (x86/tlb: Concurrent TLB flushes v4, 2019-08-23, whose 6035152d8eeb the
+ * seed's kernels revert), measured a "2-socket, 56-logical-cores (28+SMT)
+ * Skylake": 2 sockets x 14 cores x 2 threads. will-it-scale binds task i
+ * to core i % 28, so its tasks 0-13 fill socket 0, 14-27 socket 1, and
+ * 28-55 are their siblings: Linux's CPU numbering, as this model's. PTI
+ * off: of the table he posted next, in aa44284960's review, "IIRC the
+ * previous run was with PTI disabled and now it is enabled".
  */
 static const struct tlbgen_machine skylake_56 = {
 	.sz = sizeof(struct tlbgen_machine),
 	.name = "skylake-56",
-	.sockets = 2, .cores_per_socket = 28,
+	.sockets = 2, .cores_per_socket = 14, .threads_per_core = 2,
 	SKYLAKE_SP_NOPTI,
 };
 
@@ -95,17 +99,18 @@ static const struct tlbgen_machine skylake_56 = {
 static const struct tlbgen_machine skylake_56_pti = {
 	.sz = sizeof(struct tlbgen_machine),
 	.name = "skylake-56-pti",
-	.sockets = 2, .cores_per_socket = 28,
+	.sockets = 2, .cores_per_socket = 14, .threads_per_core = 2,
 	SKYLAKE_SP_PTI,
 };
 
-/* Rik van Riel's two-socket box of 6db2526c1d69: 2 x 20 cores x 2 threads
- * (80 CPUs), with PTI: Skylake-SP's default (it is Meltdown-affected), and
- * the thread says nothing of it. SMT siblings count as cores. */
+/* Rik van Riel's two-socket box of 6db2526c1d69: "20 CPU cores on each
+ * socket (80 CPUs total)", 2 x 20 cores x 2 threads, with PTI: Skylake-SP's
+ * default (it is Meltdown-affected), and the thread says nothing of it.
+ * His "tlbflush2 -t 40" binds its 40 tasks to the 40 cores, 20 a socket. */
 static const struct tlbgen_machine skx_2s_80 = {
 	.sz = sizeof(struct tlbgen_machine),
 	.name = "skx-2s-80",
-	.sockets = 2, .cores_per_socket = 40,
+	.sockets = 2, .cores_per_socket = 20, .threads_per_core = 2,
 	SKYLAKE_SP_PTI,
 };
 
@@ -126,6 +131,7 @@ static const struct field fields[] = {
 	C(ipi_send), C(ipi_latency), C(irq_entry), C(irq_exit), C(invlpg), C(cr3_write),
 	C(refill), C(syscall), C(page_fault), C(ptl), C(zap), C(user_work), C(spin),
 	C(invlpgb), C(tlbsync), C(fill_hold),
+	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 1, 8 },
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -250,7 +256,7 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, fill_hold))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, threads_per_core))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		unsigned long v;
@@ -456,6 +462,7 @@ int tlbgen__machine_measure_host(struct tlbgen_machine *m)
 	m->mhz = host_mhz();
 	m->sockets = 1;
 	m->cores_per_socket = n > 0 && n <= (long)TLBGEN_MAX_CPUS ? (unsigned int)n : 1;
+	m->threads_per_core = 1;	/* nproc counts every thread as a core */
 	xfer = measure_transfer_ns();
 	sys_ns = measure_syscall_ns();
 	if (!xfer)

@@ -278,6 +278,23 @@ static void test_fill_hold_queues_fills(void **state)
 	assert_true(queued >= apart + FILL_XFER / 2);	/* behind CPU 513's fill */
 }
 
+/* skylake-56 numbers its CPUs as Linux does a 2 x 14 x 2 box: CPU 14 is on
+ * the other socket, CPU 28 is CPU 0's SMT sibling on socket 0. CPU 0's
+ * lines reach the second by a same-socket transfer, the first across. */
+static void test_topology_smt_numbering(void **state)
+{
+	static const char far[] = "skylake-56:cross_socket=" FILL_XFER_S;
+	static const unsigned int sibling[] = { 0, 28 }, other[] = { 0, 14 };
+	static const uint64_t at[] = { 0, 1000 };
+	uint64_t near = fill_took(far, sibling, at, 2), across = fill_took(far, other, at, 2);
+
+	(void)state;
+	print_message("switch_mm after CPU 0's: CPU 28 %llu cycles, CPU 14 %llu\n",
+		      (unsigned long long)near, (unsigned long long)across);
+	assert_true(near < FILL_XFER / 10);
+	assert_true(across >= FILL_XFER);
+}
+
 /* ---- no concurrency: the counters of stepped mode ----------------------------------------- */
 
 static void sequence(struct tlbgen_system *sys, struct tlbgen_mm *mm, unsigned int cpu)
@@ -389,7 +406,9 @@ static void test_machine_parser(void **state)
 	(void)state;
 	tlbgen_set_print(t_quiet_print);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
-	assert_int_equal(m.sockets * m.cores_per_socket, 56);
+	/* 2 sockets x 14 cores x 2 threads (lib/core/machine.c). */
+	assert_int_equal(m.sockets * m.cores_per_socket * m.threads_per_core, 56);
+	assert_int_equal(m.threads_per_core, 2);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency=1234,sockets=1", &m), 0);
 	assert_int_equal(m.ipi_latency, 1234);
 	assert_int_equal(m.sockets, 1);
@@ -401,6 +420,8 @@ static void test_machine_parser(void **state)
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=abc", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=0", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=-5", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:threads_per_core=0", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:threads_per_core=9", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup(NULL, &m), -EINVAL);
@@ -409,6 +430,9 @@ static void test_machine_parser(void **state)
 	t_capture_start();
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latncy=5", &m), -ENOENT);
 	assert_non_null(strstr(t_capture_stop(), "ipi_latncy"));
+	t_capture_start();
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:threads_per_core=9", &m), -EINVAL);
+	assert_non_null(strstr(t_capture_stop(), "threads_per_core"));
 	tlbgen_set_print(NULL);
 }
 
@@ -454,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_causality),
 		cmocka_unit_test(test_fill_waits_for_transfer),
 		cmocka_unit_test(test_fill_hold_queues_fills),
+		cmocka_unit_test(test_topology_smt_numbering),
 		T_EACH(test_single_cpu_matches_stepped),
 		T_PRE(test_broken_profile_caught, "v6.0-aa44284960"),
 		T_PRE(test_broken_profile_caught, "v6.0"),
