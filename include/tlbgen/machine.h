@@ -77,7 +77,7 @@ TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *ou
 TLBGEN_API int tlbgen_machine_names(const char **names, size_t n);
 
 /*
- * tlbgen_machine_describe - "name: sockets=2,cores_per_socket=28,..." into
+ * tlbgen_machine_describe - "name: sockets=2,cores_per_socket=14,..." into
  * buf, snprintf-style; returns the length it needs. -EINVAL for a NULL or
  * invalid model. Thread-safe.
  */
