@@ -50,10 +50,11 @@ int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
 int bench_vt_line_read(struct tlbgen_system *sys, const struct tlbgen_machine *m,
 		       struct bench_vt_line *l, unsigned int cpu);
 /* A spin loop's pause. */
-/* The model's CPUs: every thread of every core (tlbgen/machine.h). */
+/* The model's CPUs: every thread of every core (tlbgen/machine.h: 0 threads
+ * per core means 1). */
 static inline unsigned int bench_machine_cpus(const struct tlbgen_machine *m)
 {
-	return m->sockets * m->cores_per_socket * m->threads_per_core;
+	return m->sockets * m->cores_per_socket * (m->threads_per_core ? m->threads_per_core : 1);
 }
 
 static inline void bench_relax(void)

@@ -728,8 +728,8 @@ int bench_vseed1_main(int argc, char **argv)
 			       last[k].line_us_per_op[TLBGEN_LINE_MM_CPUMASK]);
 		}
 	}
-	/* The issue's two seed-001 criteria: the robot's regression at every
-	 * CPU, and Rik van Riel's gain at "tlbflush2 -t 40". */
+	/* Seed 001's two figures: the robot's regression at nr_task=100%, and
+	 * Rik van Riel's gain at "tlbflush2 -t 40". */
 	if (have_full)
 		printf("# done-when: lazy at %u threads %+.1f%% (band -25%%..-5%%): %s\n", ncpu,
 		       lazy_chg_full, lazy_chg_full <= -5 && lazy_chg_full >= -25 ? "yes" : "no");

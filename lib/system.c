@@ -150,8 +150,10 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		tlbgen_machine_lookup("skylake-56", &sys->machine);
 		if (o.machine)
 			TLBGEN_OPTS_COPY(&sys->machine, o.machine);
-		/* ... except its SMT: one thread per core, as before the field. */
-		if (o.machine && o.machine->sz < offsetofend(struct tlbgen_machine, threads_per_core))
+		/* ... except its SMT: a model that does not say has one thread
+		 * per core, not skylake-56's two. */
+		if (o.machine && (o.machine->sz < offsetofend(struct tlbgen_machine, threads_per_core) ||
+				  !o.machine->threads_per_core))
 			sys->machine.threads_per_core = 1;
 		sys->machine.sz = sizeof(sys->machine);
 		/* The TLB costs the observers charge come from the machine. */

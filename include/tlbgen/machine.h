@@ -56,8 +56,10 @@ struct tlbgen_machine {
 	 * core, socket after socket, then the siblings in the same order, so
 	 * CPU i's sibling is i + sockets * cores_per_socket and the socket rule
 	 * above holds for both. Siblings share no cache and no pipeline here:
-	 * each costs as a core. A model whose sz ends before it gets 1. */
-	uint32_t threads_per_core;	/* SMT threads per core, 1..8 */
+	 * each costs as a core. 0, what a struct zeroed before this field
+	 * existed holds in its place (it fills tail padding, so sz is the
+	 * same), means 1, as does a model whose sz ends before it. */
+	uint32_t threads_per_core;	/* SMT threads per core, 0..8 */
 };
 
 /*

@@ -131,7 +131,7 @@ static const struct field fields[] = {
 	C(ipi_send), C(ipi_latency), C(irq_entry), C(irq_exit), C(invlpg), C(cr3_write),
 	C(refill), C(syscall), C(page_fault), C(ptl), C(zap), C(user_work), C(spin),
 	C(invlpgb), C(tlbsync), C(fill_hold),
-	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 1, 8 },
+	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 0, 8 },
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
