@@ -264,6 +264,8 @@ struct cell {
 						 * mm_tlb_flush_nested() */
 	double us_per_op[TLBGEN_VT_TIME_NR];	/* CPU time of all CPUs per op, by kind */
 	double tlb_gen_us_per_op;		/* ... on the tlb_gen line (line and line_wait) */
+	double xfers_per_flush[TLBGEN_LINE_NR];	/* the MESI account by line kind */
+	double line_us_per_op[TLBGEN_LINE_NR];	/* CPU time per op on each kind's lines */
 	double func_per_op[FUNC_NR];		/* flush_tlb_func() calls and outcomes */
 	double irqs_per_op;			/* interrupts taken */
 	double csds_per_op;			/* csds run from the call queues */
@@ -326,6 +328,14 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 			out->us_per_op[k] = total ? st.time[k] / (double)m->mhz / total : 0;
 		out->tlb_gen_us_per_op =
 			total ? st.line_time[TLBGEN_LINE_MM_TLB_GEN] / (double)m->mhz / total : 0;
+		for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
+			out->xfers_per_flush[l] =
+				flushes[TLBGEN_STAT_FLUSH_INITIATED]
+					? (double)st.transfers[l] / flushes[TLBGEN_STAT_FLUSH_INITIATED]
+					: 0;
+			out->line_us_per_op[l] =
+				total ? st.line_time[l] / (double)m->mhz / total : 0;
+		}
 		for (unsigned int k = 0; k < FUNC_NR; k++)
 			out->func_per_op[k] = total ? (double)flushes[func_stat[k].stat] / total : 0;
 		out->irqs_per_op = total ? (double)st.ipis_taken / total : 0;
@@ -362,6 +372,10 @@ static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *
 			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++)
 				out[k].us_per_op[t] += c[k].us_per_op[t] / runs;
 			out[k].tlb_gen_us_per_op += c[k].tlb_gen_us_per_op / runs;
+			for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
+				out[k].xfers_per_flush[l] += c[k].xfers_per_flush[l] / runs;
+				out[k].line_us_per_op[l] += c[k].line_us_per_op[l] / runs;
+			}
 			for (unsigned int f = 0; f < FUNC_NR; f++)
 				out[k].func_per_op[f] += c[k].func_per_op[f] / runs;
 			out[k].irqs_per_op += c[k].irqs_per_op / runs;
@@ -573,6 +587,24 @@ static void print_time(unsigned int threads, const struct cell *c, unsigned int 
 }
 
 /*
+ * The MESI account of `tlbgen-bench mesi`, from the interleaved run: the
+ * transfers per flush of each kind of the library's lines, and the CPU time
+ * per op spent on them (mmap_lock and tlb_flush_pending are the bench's).
+ */
+static void print_lines(unsigned int threads, const struct cell *c, unsigned int columns)
+{
+	printf("# MESI at %u threads by line kind: transfers per flush (us of CPU time per op):\n",
+	       threads);
+	for (unsigned int k = 0; k < columns; k++) {
+		printf("#   %-13s", col_label[k]);
+		for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++)
+			printf(" %s %.2f (%.2f)", tlbgen_line_name(l), c[k].xfers_per_flush[l],
+			       c[k].line_us_per_op[l]);
+		printf("\n");
+	}
+}
+
+/*
  * What flush_tlb_func() did per op, and how the csds came: in a shootdown
  * storm a target drains several csds per interrupt, and the first flush
  * of a batch can cover the later ones (aa44284960's early return).
@@ -747,6 +779,15 @@ int bench_vseed_main(int argc, char **argv)
 			}
 			bench_metric("cpu_us_per_op_tlb_gen_line", "us of CPU time/op", NULL, pa,
 				     c[k].tlb_gen_us_per_op);
+			for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "transfers_per_flush_%s", tlbgen_line_name(l));
+				bench_metric(name, "cacheline transfers/flush", "lower", pa,
+					     c[k].xfers_per_flush[l]);
+				snprintf(name, sizeof(name), "cpu_us_per_op_line_%s", tlbgen_line_name(l));
+				bench_metric(name, "us of CPU time/op", NULL, pa, c[k].line_us_per_op[l]);
+			}
 			for (unsigned int f = 0; f < FUNC_NR; f++) {
 				char name[64];
 
@@ -776,6 +817,7 @@ int bench_vseed_main(int argc, char **argv)
 			for (unsigned int k = 0; k < columns; k++)
 				printf(" %s %.1f", col_label[k], c[k].nested_pct);
 			printf("\n");
+			print_lines(threads[i], c, columns);
 			print_time(threads[i], c, columns);
 			print_funcs(threads[i], c, columns);
 		}

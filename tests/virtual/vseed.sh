@@ -5,7 +5,8 @@
 # 20 ms cells: one seed at 5 threads is one trajectory, and settles in a
 # faster or a slower regime by the seed); tlb_flush1's two flushes
 # per op on 15 pages in 16 (madvise, and wp_page_copy() over the read-only
-# PTE fault-around left): 1.9375 per op; bad options exit 2.
+# PTE fault-around left): 1.9375 per op; the MESI account by line kind;
+# bad options exit 2.
 bench=$1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -25,10 +26,23 @@ awk '
 	chg = $4; sub(/%/, "", chg); chg += 0
 	if ($1 == 1 && chg != 0) { print "FAIL: change " $4 " at 1 thread"; bad = 1 }
 }
-/^# MESI/ {
+/^# MESI at [0-9]+ threads, tlb_gen/ {
 	if (!($(NF - 2) + 0 > $NF + 0)) { print "FAIL: tlb_gen transfers do not fall: " $0; bad = 1 }
 	mesi = 1
 }
+# The account by line kind: every target of a flush reads the flush_tlb_info
+# of its initiator, whose next write takes it back, so at 55 threads (every
+# other CPU a target) 55 transfers per flush, +-1.
+/^# MESI at 55 threads by line kind/ { bykind = 1; next }
+bykind && /^#   / {
+	for (i = 1; i < NF; i++)
+		if ($i == "flush_tlb_info") {
+			v = $(i + 1) + 0; seen++
+			if (v < 54 || v > 56) { print "FAIL: flush_tlb_info transfers per flush " v ", want 55"; bad = 1 }
+		}
+	next
+}
+{ bykind = 0 }
 /^# flushes per op/ {
 	for (i = NF - 2; i <= NF; i += 2)
 		if ($i + 0 < 1.92 || $i + 0 > 1.95) { print "FAIL: flushes per op " $i ", want 1.9375"; bad = 1 }
@@ -38,6 +52,7 @@ END {
 	if (rows != 3) { print "FAIL: " rows " rows, want 3"; bad = 1 }
 	if (!mesi) { print "FAIL: no MESI line"; bad = 1 }
 	if (!fpo) { print "FAIL: no flushes-per-op line"; bad = 1 }
+	if (seen != 2) { print "FAIL: " seen + 0 " by-kind lines with flush_tlb_info, want 2"; bad = 1 }
 	exit bad
 }' "$tmp/out1" || fail=1
 "$bench" seed000 --mode virtual --threads 1,5 --runs 5 --no-out >"$tmp/mean" 2>&1 ||
