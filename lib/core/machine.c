@@ -76,13 +76,14 @@
 /*
  * Nadav Amit's "56-core Skylake" (aa44284960), 2.5 GHz. The thread names
  * no part; his earlier shootdown series, posted from the same employer
- * (x86/tlb: Concurrent TLB flushes v4, 2019-08-23, whose 6035152d8eeb the
- * seed's kernels revert), measured a "2-socket, 56-logical-cores (28+SMT)
- * Skylake": 2 sockets x 14 cores x 2 threads. will-it-scale binds task i
- * to core i % 28, so its tasks 0-13 fill socket 0, 14-27 socket 1, and
- * 28-55 are their siblings: Linux's CPU numbering, as this model's. PTI
- * off: of the table he posted next, in aa44284960's review, "IIRC the
- * previous run was with PTI disabled and now it is enabled".
+ * (x86/tlb: Concurrent TLB flushes v4, 2019-08-23; one of its patches was
+ * merged as 6035152d8eeb, which the seed's kernels revert), measured a
+ * "2-socket, 56-logical-cores (28+SMT) Skylake": 2 sockets x 14 cores x
+ * 2 threads. will-it-scale binds task i to core i % 28, so its tasks 0-13
+ * fill socket 0, 14-27 socket 1, and 28-55 are their siblings: Linux's
+ * CPU numbering, as this model's. PTI off: of the table he posted next,
+ * in aa44284960's review, "IIRC the previous run was with PTI disabled and
+ * now it is enabled".
  */
 static const struct tlbgen_machine skylake_56 = {
 	.sz = sizeof(struct tlbgen_machine),
