@@ -49,7 +49,6 @@ int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
  * the line last, that leaves it shared (the next writer still pays one). */
 int bench_vt_line_read(struct tlbgen_system *sys, const struct tlbgen_machine *m,
 		       struct bench_vt_line *l, unsigned int cpu);
-/* A spin loop's pause. */
 /* The model's CPUs: every thread of every core (tlbgen/machine.h: 0 threads
  * per core means 1). */
 static inline unsigned int bench_machine_cpus(const struct tlbgen_machine *m)
@@ -57,6 +56,7 @@ static inline unsigned int bench_machine_cpus(const struct tlbgen_machine *m)
 	return m->sockets * m->cores_per_socket * (m->threads_per_core ? m->threads_per_core : 1);
 }
 
+/* A spin loop's pause. */
 static inline void bench_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
