@@ -258,14 +258,13 @@ static const struct { enum tlbgen_stat stat; const char *name; } func_stat[FUNC_
 
 struct cell {
 	double ops_per_s;
-	double tlb_gen_xfers_per_flush;
 	double flushes_per_op;			/* flush_tlb_mm_range() calls */
 	double nested_pct;			/* madvise flushes made full by
 						 * mm_tlb_flush_nested() */
 	double us_per_op[TLBGEN_VT_TIME_NR];	/* CPU time of all CPUs per op, by kind */
-	double tlb_gen_us_per_op;		/* ... on the tlb_gen line (line and line_wait) */
 	double xfers_per_flush[TLBGEN_LINE_NR];	/* the MESI account by line kind */
-	double line_us_per_op[TLBGEN_LINE_NR];	/* CPU time per op on each kind's lines */
+	double line_us_per_op[TLBGEN_LINE_NR];	/* CPU time per op on each kind's lines
+						 * (line and line_wait) */
 	double func_per_op[FUNC_NR];		/* flush_tlb_func() calls and outcomes */
 	double irqs_per_op;			/* interrupts taken */
 	double csds_per_op;			/* csds run from the call queues */
@@ -317,17 +316,10 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		tlbgen_vtime__stats(sys, &st);
 		tlbgen_stats__system(sys, flushes, TLBGEN_STAT_NR);
 		out->ops_per_s = total / (ms / 1000.0);
-		out->tlb_gen_xfers_per_flush =
-			flushes[TLBGEN_STAT_FLUSH_INITIATED]
-				? (double)st.transfers[TLBGEN_LINE_MM_TLB_GEN] /
-					  flushes[TLBGEN_STAT_FLUSH_INITIATED]
-				: 0;
 		out->flushes_per_op =
 			total ? (double)flushes[TLBGEN_STAT_FLUSH_INITIATED] / total : 0;
 		for (unsigned int k = 0; k < TLBGEN_VT_TIME_NR; k++)
 			out->us_per_op[k] = total ? st.time[k] / (double)m->mhz / total : 0;
-		out->tlb_gen_us_per_op =
-			total ? st.line_time[TLBGEN_LINE_MM_TLB_GEN] / (double)m->mhz / total : 0;
 		for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
 			out->xfers_per_flush[l] =
 				flushes[TLBGEN_STAT_FLUSH_INITIATED]
@@ -366,12 +358,10 @@ static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *
 			if (err)
 				return err;
 			out[k].ops_per_s += c[k].ops_per_s / runs;
-			out[k].tlb_gen_xfers_per_flush += c[k].tlb_gen_xfers_per_flush / runs;
 			out[k].flushes_per_op += c[k].flushes_per_op / runs;
 			out[k].nested_pct += c[k].nested_pct / runs;
 			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++)
 				out[k].us_per_op[t] += c[k].us_per_op[t] / runs;
-			out[k].tlb_gen_us_per_op += c[k].tlb_gen_us_per_op / runs;
 			for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
 				out[k].xfers_per_flush[l] += c[k].xfers_per_flush[l] / runs;
 				out[k].line_us_per_op[l] += c[k].line_us_per_op[l] / runs;
@@ -582,7 +572,7 @@ static void print_time(unsigned int threads, const struct cell *c, unsigned int 
 			printf(" %s %.2f", tlbgen_vtime_time_name(t), c[k].us_per_op[t]);
 			sum += c[k].us_per_op[t];
 		}
-		printf(" = %.2f; tlb_gen line %.2f\n", sum, c[k].tlb_gen_us_per_op);
+		printf(" = %.2f; tlb_gen line %.2f\n", sum, c[k].line_us_per_op[TLBGEN_LINE_MM_TLB_GEN]);
 	}
 }
 
@@ -765,7 +755,7 @@ int bench_vseed_main(int argc, char **argv)
 			bench_metric("ops_per_sec", "ops/s of virtual time", "higher", pa,
 				     c[k].ops_per_s);
 			bench_metric("tlb_gen_transfers_per_flush", "cacheline transfers/flush",
-				     "lower", pa, c[k].tlb_gen_xfers_per_flush);
+				     "lower", pa, c[k].xfers_per_flush[TLBGEN_LINE_MM_TLB_GEN]);
 			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
 			bench_metric("flushes_per_op", "flush_tlb_mm_range() calls/op", NULL, pa,
 				     c[k].flushes_per_op);
@@ -778,7 +768,7 @@ int bench_vseed_main(int argc, char **argv)
 				bench_metric(name, "us of CPU time/op", NULL, pa, c[k].us_per_op[t]);
 			}
 			bench_metric("cpu_us_per_op_tlb_gen_line", "us of CPU time/op", NULL, pa,
-				     c[k].tlb_gen_us_per_op);
+				     c[k].line_us_per_op[TLBGEN_LINE_MM_TLB_GEN]);
 			for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
 				char name[64];
 
@@ -809,7 +799,7 @@ int bench_vseed_main(int argc, char **argv)
 		if (i + 1 == nt) {
 			printf("# MESI at %u threads, tlb_gen line transfers per flush:", threads[i]);
 			for (unsigned int k = 0; k < columns; k++)
-				printf(" %s %.3f", col_label[k], c[k].tlb_gen_xfers_per_flush);
+				printf(" %s %.3f", col_label[k], c[k].xfers_per_flush[TLBGEN_LINE_MM_TLB_GEN]);
 			printf("\n# flushes per op (madvise's, and wp_page_copy()'s on 15 pages in 16):");
 			for (unsigned int k = 0; k < columns; k++)
 				printf(" %s %.3f", col_label[k], c[k].flushes_per_op);
