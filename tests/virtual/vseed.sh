@@ -72,7 +72,8 @@ END { if (rows != 2) { print "FAIL: " rows " mean rows, want 2"; bad = 1 }; exit
 timeout 120 "$bench" seed000 --mode virtual --check-host --ms 20 --no-out >"$tmp/host" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: --check-host exit $rc"; cat "$tmp/host"; fail=1; }
-n=$(grep -cE '^v(5\.17|6\.0) +[12] +[0-9]+ +[0-9]+ +[-+][0-9.]+%$' "$tmp/host")
+# Each row ends with the range of the rounds' measured transfer costs.
+n=$(grep -cE '^v(5\.17|6\.0) +[12] +[0-9]+ +[0-9]+ +[-+][0-9.]+% +[0-9]+\.\.[0-9]+$' "$tmp/host")
 [ "$n" -eq 4 ] || { echo "FAIL: --check-host printed $n rows, want 4"; cat "$tmp/host"; fail=1; }
 # --runs: the mean over seeds and each row's range of changes; one thread
 # has nothing to contend with, so every seed gives both policies the same.
