@@ -64,8 +64,9 @@ struct tlbgen_machine {
 
 /*
  * tlbgen_machine_lookup - resolve `spec` ("NAME" or "NAME:field=value,...")
- * into *out. "host" measures this machine (a cacheline ping-pong between
- * two threads, a getppid() round trip; about 50 ms). Errors: -EINVAL (NULL,
+ * into *out. "host" measures this machine (a CAS ping-pong on one line
+ * between two threads, a getppid() round trip, a fault and a madvise();
+ * about 50 ms). Errors: -EINVAL (NULL,
  * malformed spec, value out of range: the message names the field),
  * -ENOENT (unknown name or field: the valid ones are printed). *out is
  * untouched on error. Thread-safe.

@@ -314,15 +314,20 @@ static void pin(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/* The pong side: CAS each odd value to the next even one, retrying. */
 static void *pong(void *arg)
 {
 	struct pingpong *p = arg;
 
 	pin(p->cpu);
 	for (uint64_t i = 1; i <= p->rounds; i++) {
-		while (atomic_load_explicit(&p->line, memory_order_acquire) != 2 * i - 1)
-			;
-		atomic_store_explicit(&p->line, 2 * i, memory_order_release);
+		uint64_t want;
+
+		do
+			want = 2 * i - 1;
+		while (!atomic_compare_exchange_weak_explicit(&p->line, &want, 2 * i,
+							      memory_order_acq_rel,
+							      memory_order_relaxed));
 	}
 	return NULL;
 }
@@ -330,11 +335,14 @@ static void *pong(void *arg)
 #define PINGPONG_WARMUP	200	/* rounds not timed: the pong thread starting */
 
 /*
- * Half a ping-pong round trip between two threads pinned to two real
- * CPUs of our affinity: one line transfer. The clock starts once the pong
- * thread has answered PINGPONG_WARMUP rounds: thread creation and its
- * migration to its CPU take tens to thousands of microseconds on a VM,
- * which would otherwise be spread over the rounds.
+ * Half a ping-pong round trip between two threads pinned to two of our
+ * CPUs, each retrying a CAS of one line until it finds the other's value:
+ * a locked RMW taking the line from the other cache, the model's transfer,
+ * measured as the built-ins' figure was (core-to-core-latency's CAS test).
+ * A load-and-store ping-pong is an upgrade and a read miss per half, two
+ * transfers to the model (1.6 CAS halves on a 2-vCPU Zen 5 guest). The
+ * clock starts after PINGPONG_WARMUP rounds: a VM takes up to milliseconds
+ * to start the pong thread on its CPU.
  */
 static uint64_t transfer_ns_once(void)
 {
@@ -362,12 +370,19 @@ static uint64_t transfer_ns_once(void)
 		return 0;
 	t0 = 0;
 	for (uint64_t i = 1; i <= p.rounds; i++) {
+		uint64_t want;
+
 		if (i == PINGPONG_WARMUP + 1)
 			t0 = mono_ns();
-		atomic_store_explicit(&p.line, 2 * i - 1, memory_order_release);
-		while (atomic_load_explicit(&p.line, memory_order_acquire) != 2 * i)
-			;
+		do
+			want = 2 * i - 2;
+		while (!atomic_compare_exchange_weak_explicit(&p.line, &want, 2 * i - 1,
+							      memory_order_acq_rel,
+							      memory_order_relaxed));
 	}
+	/* The last round ends when the pong side's answer is here. */
+	while (atomic_load_explicit(&p.line, memory_order_acquire) != 2 * (uint64_t)p.rounds)
+		;
 	t1 = mono_ns();
 	pthread_join(t, NULL);
 	if (p.cpu >= 0)
@@ -449,7 +464,7 @@ static unsigned int host_mhz(void)
 /*
  * "host": this machine as the threaded mode sees it: one socket of nproc
  * cores; a transfer and the poll backend's IPI (a queue line going across)
- * are one measured ping-pong half; a system call is a measured getppid();
+ * are one measured CAS ping-pong half; a system call is a measured getppid();
  * a minor fault and a one-page madvise(MADV_DONTNEED) are measured too.
  * The rest keeps skylake-56's figures (no way to measure them from here).
  */
