@@ -60,6 +60,15 @@ struct tlbgen_machine {
 	 * existed holds in its place (it fills tail padding, so sz is the
 	 * same), means 1, as does a model whose sz ends before it. */
 	uint32_t threads_per_core;	/* SMT threads per core, 0..8 */
+	/* Dither, per mille (0..900): each tlbgen_vtime__event() of a syscall,
+	 * page_fault or zap costs its figure times a factor drawn uniformly
+	 * from [1 - j/1000, 1 + j/1000], on a stream of the CPU's own seeded
+	 * by the system's seed, so a run stays reproducible. A noiseless model
+	 * can lock its CPUs into one of a few phase patterns that a real
+	 * machine's noise would move it between. The built-ins keep 0, exact
+	 * costs: no measurement of their kernels' spread was found. A model
+	 * whose sz ends before it gets 0. */
+	uint32_t work_jitter;
 };
 
 /*

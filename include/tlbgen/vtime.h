@@ -70,8 +70,10 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu,
 
 /*
  * tlbgen_vtime__event - as tlbgen_vtime__spend() for `n` times the
- * machine's cost of `ev`. Errors as tlbgen_vtime__spend(), and -EINVAL for
- * an unknown event.
+ * machine's cost of `ev`; for a syscall, page_fault or zap, times one
+ * factor drawn from the machine's work_jitter (tlbgen/machine.h) on the
+ * CPU's own seeded stream. Errors as tlbgen_vtime__spend(), and -EINVAL
+ * for an unknown event.
  */
 TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 				   enum tlbgen_vt_event ev, unsigned long n);

@@ -133,6 +133,7 @@ static const struct field fields[] = {
 	C(refill), C(syscall), C(page_fault), C(ptl), C(zap), C(user_work), C(spin),
 	C(invlpgb), C(tlbsync), C(fill_hold),
 	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 0, 8 },
+	{ "work_jitter", offsetof(struct tlbgen_machine, work_jitter), true, 0, 900 },
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -257,7 +258,7 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, threads_per_core))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, work_jitter))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		unsigned long v;

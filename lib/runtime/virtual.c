@@ -324,6 +324,9 @@ static int vt_create(struct tlbgen_system *sys)
 		vt->v[i].vt = vt;
 		vt->v[i].id = i;
 		vt->v[i].ipi_at = VT_NEVER;
+		/* work_jitter's stream (vevent.c): xorshift needs a non-zero state,
+		 * and the CPU is mixed in so that the streams differ. */
+		vt->v[i].work_rng = (sys->rng ^ (0x9E3779B97F4A7C15ULL * (i + 1))) | 1;
 		/* Sockets filled in order, as Linux numbers CPUs on these boxes. */
 		vt->socket[i] = (uint16_t)(i / m->cores_per_socket % m->sockets);
 	}
@@ -460,25 +463,6 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu, 
 		return err;
 	vt_spend(vt, cpu, cycles);
 	return 0;
-}
-
-TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
-				   enum tlbgen_vt_event ev, unsigned long n)
-{
-	const struct tlbgen_machine *m;
-	uint64_t per;
-
-	if (!tlbgen__vt_valid(sys) || (unsigned int)ev >= TLBGEN_VT_EVENT_NR)
-		return -EINVAL;
-	m = &sys->machine;
-	switch (ev) {
-	case TLBGEN_VT_SYSCALL:		per = m->syscall; break;
-	case TLBGEN_VT_PAGE_FAULT:	per = m->page_fault; break;
-	case TLBGEN_VT_PTL:		per = m->ptl; break;
-	case TLBGEN_VT_ZAP:		per = m->zap; break;
-	default:			per = m->user_work; break;
-	}
-	return tlbgen_vtime__spend(sys, cpu, per * n);
 }
 
 TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlbgen_machine *out)

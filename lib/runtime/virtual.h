@@ -49,6 +49,7 @@ struct tlbgen_vcpu {
 	int ret;
 	struct tlbgen_sb_entry sb[VT_SB_SIZE];	/* FIFO from sb_head */
 	unsigned int sb_head, sb_len;
+	uint64_t work_rng;		/* the machine's work_jitter draws (vevent.c) */
 };
 
 struct tlbgen_vt {

@@ -5,8 +5,9 @@
  * Shared copy waits for the owner's copy still on its way, and with a
  * machine's fill_hold for the fills before it; one CPU's
  * operations count as in stepped mode; the oracle stays quiet under correct
- * profiles and catches aa44284960's batch-flush skip; machine specs that
- * are wrong are refused by name.
+ * profiles and catches aa44284960's batch-flush skip; a machine's
+ * work_jitter dithers the kernel events it names, reproducibly; machine
+ * specs that are wrong are refused by name.
  */
 #include <stdlib.h>
 
@@ -398,6 +399,74 @@ static void test_broken_profile_caught(void **state)
 
 /* ---- machine specs and misuse ----------------------------------------------------------------- */
 
+/* ---- work_jitter: events dithered on the CPU's seeded stream --------------------------------- */
+
+#define JIT_N	2000
+
+struct jit {
+	enum tlbgen_vt_event ev;
+	uint64_t took[JIT_N];
+};
+
+static int jit_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct jit *j = arg;
+	uint64_t t0, t1;
+
+	for (unsigned int i = 0; i < JIT_N; i++) {
+		if (tlbgen_vtime__now(sys, cpu, &t0) || tlbgen_vtime__event(sys, cpu, j->ev, 1) ||
+		    tlbgen_vtime__now(sys, cpu, &t1))
+			return -1;
+		j->took[i] = t1 - t0;
+	}
+	return 0;
+}
+
+static void jit_run(const char *machine, uint64_t seed, struct jit *j)
+{
+	struct tlbgen_system *sys = vsys(2, "v6.0", seed, machine);
+	int ret;
+
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, jit_prog, j), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, ~0ULL), 0);
+	assert_int_equal(tlbgen_cpu__join(sys, 1, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+/* skylake-56's page_fault is 5000 cycles and its ptl 25. */
+static void test_work_jitter(void **state)
+{
+	static const char jit[] = "skylake-56:work_jitter=200";
+	static struct jit a, b, c, d, exact;
+	uint64_t lo = ~0ULL, hi = 0, sum = 0;
+
+	(void)state;
+	a.ev = b.ev = c.ev = exact.ev = TLBGEN_VT_PAGE_FAULT;
+	d.ev = TLBGEN_VT_PTL;
+	jit_run(jit, 7, &a);
+	jit_run(jit, 7, &b);
+	jit_run(jit, 8, &c);
+	jit_run(jit, 7, &d);
+	jit_run("skylake-56", 7, &exact);
+	for (unsigned int i = 0; i < JIT_N; i++) {
+		lo = a.took[i] < lo ? a.took[i] : lo;
+		hi = a.took[i] > hi ? a.took[i] : hi;
+		sum += a.took[i];
+		assert_int_equal(exact.took[i], 5000);	/* 0: exact */
+		assert_int_equal(d.took[i], 25);	/* the PTL is not dithered */
+	}
+	print_message("page_fault at work_jitter=200: %llu..%llu cycles, mean %.1f\n",
+		      (unsigned long long)lo, (unsigned long long)hi, (double)sum / JIT_N);
+	assert_true(lo >= 4000 && hi <= 6000);			/* within +-20% */
+	assert_true(lo < 4100 && hi > 5900);			/* ... and spread over it */
+	assert_true(sum > 4950ULL * JIT_N && sum < 5050ULL * JIT_N);	/* mean kept */
+	assert_memory_equal(a.took, b.took, sizeof(a.took));	/* same seed, same draws */
+	assert_memory_not_equal(a.took, c.took, sizeof(a.took));
+}
+
+/* ---- machine models ------------------------------------------------------------------------- */
+
 static void test_machine_parser(void **state)
 {
 	struct tlbgen_machine m, keep;
@@ -409,6 +478,9 @@ static void test_machine_parser(void **state)
 	/* 2 sockets x 14 cores x 2 threads (lib/core/machine.c). */
 	assert_int_equal(m.sockets * m.cores_per_socket * m.threads_per_core, 56);
 	assert_int_equal(m.threads_per_core, 2);
+	assert_int_equal(m.work_jitter, 0);		/* built-ins: exact costs */
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:work_jitter=900", &m), 0);
+	assert_int_equal(m.work_jitter, 900);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency=1234,sockets=1", &m), 0);
 	assert_int_equal(m.ipi_latency, 1234);
 	assert_int_equal(m.sockets, 1);
@@ -421,6 +493,7 @@ static void test_machine_parser(void **state)
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=0", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=-5", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:threads_per_core=9", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:work_jitter=901", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup(NULL, &m), -EINVAL);
@@ -472,6 +545,21 @@ static void test_misuse(void **state)
 		assert_true(tlbgen_machine_describe(&m, buf, sizeof(buf)) > 0);
 		assert_non_null(strstr(buf, "threads_per_core=0"));
 	}
+	/* A caller's struct that ends before work_jitter: what lies past its
+	 * sz is not read, so the system's model keeps exact costs. */
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:work_jitter=500", &m), 0);
+	m.sz = offsetof(struct tlbgen_machine, work_jitter);
+	{
+		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_VIRTUAL,
+			    .machine = &m);
+		struct tlbgen_machine got;
+
+		assert_int_equal(tlbgen_system__create(&o, &v), 0);
+		assert_int_equal(tlbgen_vtime__machine(v, &got), 0);
+		assert_int_equal(got.work_jitter, 0);
+		assert_int_equal(got.threads_per_core, 2);
+		assert_int_equal(tlbgen_system__destroy(v), 0);
+	}
 	v = vsys(2, "latest", 1, NULL);
 	assert_int_equal(tlbgen_vtime__spend(v, 0, 10), -EPERM);	/* the host is no CPU */
 	assert_int_equal(tlbgen_switch_mm(v, 0, NULL), -EPERM);
@@ -496,6 +584,7 @@ int main(void)
 		T_PRE(test_broken_profile_caught, "v6.0-aa44284960"),
 		T_PRE(test_broken_profile_caught, "v6.0"),
 		T_PRE(test_broken_profile_caught, "latest"),
+		cmocka_unit_test(test_work_jitter),
 		cmocka_unit_test(test_machine_parser),
 		cmocka_unit_test(test_misuse),
 	};
