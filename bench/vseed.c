@@ -521,8 +521,8 @@ static int cmp_double(const void *a, const void *b)
  * The one check a small machine allows: with the host's model, the virtual
  * mode's tlb_flush1 at 1 and 2 threads against the threaded mode doing the
  * same work (the model's fault, syscall and zap costs burnt as busy-waits).
- * A shared host moves its vCPUs, and a line transfer between them measures
- * 100 to 570 cycles from one placement to the next, so each threaded round
+ * A shared host moves its vCPUs, and a line transfer between them can cost
+ * five times as much from one placement to the next, so each threaded round
  * is paired with a host model measured just before it, and the virtual cell
  * runs on that model; each side is the median of its rounds.
  */
@@ -562,6 +562,8 @@ static int check_host(unsigned int ms, uint64_t seed)
 					err = run_threaded(&m, profiles[k], t, ms, &thr[r]);
 				if (!err)
 					err = run_cell(&m, profiles[k], t, 50, seed, &c);
+				if (err)
+					break;
 				virt[r] = rv[r] = c.ops_per_s;
 				rt[r] = thr[r];
 				xfer[r] = rx[r] = m.same_socket;

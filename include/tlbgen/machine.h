@@ -67,8 +67,10 @@ struct tlbgen_machine {
 	 * can lock its CPUs into one of a few phase patterns that a real
 	 * machine's noise would move it between. The built-ins keep 0, exact
 	 * costs: no measurement of their kernels' spread was found. A model
-	 * whose sz ends before it gets 0. */
+	 * whose sz ends before it gets 0. n events of one call share a draw. */
 	uint32_t work_jitter;
+	uint32_t reserved;		/* must be 0: room for the next field, and
+					 * no tail padding for validation to trip on */
 };
 
 /*

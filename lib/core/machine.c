@@ -8,16 +8,9 @@
  * no public measurement was found.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "../base/compiler.h"
 #include "../base/printk.h"
@@ -202,7 +195,7 @@ static int set_field(struct tlbgen_machine *m, const char *kv, size_t len)
 	return -ENOENT;
 }
 
-TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out)
+static int machine_lookup(const char *spec, struct tlbgen_machine *out, size_t out_sz)
 {
 	struct tlbgen_machine m;
 	const char *colon, *s;
@@ -214,7 +207,7 @@ TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *ou
 	colon = strchr(spec, ':');
 	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
 	if (nlen == 4 && !strncmp(spec, "host", 4)) {
-		err = tlbgen__machine_measure_host(&m);
+		err = tlbgen__machine_measure_host(&m, &skylake_56);
 	} else {
 		for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
 			if (strlen(builtin[i]->name) == nlen && !strncmp(builtin[i]->name, spec, nlen)) {
@@ -242,8 +235,23 @@ TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *ou
 		tlbgen__pr(TLBGEN_WARN, "tlbgen: machine: nothing after ':' in '%s'\n", spec);
 		return -EINVAL;
 	}
-	memcpy(out, &m, sizeof(m));
+	m.sz = out_sz;
+	memcpy(out, &m, out_sz);
 	return 0;
+}
+
+/* The struct as declared now: TLBGEN_0.5, the default (lib/libtlbgen.map). */
+TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out)
+{
+	return machine_lookup(spec, out, sizeof(*out));
+}
+
+/* Binaries linked before work_jitter have a struct that ends at
+ * threads_per_core: fill only that much of it. */
+TLBGEN_API __attribute__((symver("tlbgen_machine_lookup@TLBGEN_0.2"))) int
+tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out)
+{
+	return machine_lookup(spec, out, TLBGEN_MACHINE_SZ_0_2);
 }
 
 TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
@@ -286,215 +294,4 @@ TLBGEN_API int tlbgen_machine_describe(const struct tlbgen_machine *m, char *buf
 					"%s%s=%lu", i ? "," : "", fields[i].name,
 					field_get(m, &fields[i]));
 	return (int)off;
-}
-
-/* ---- the host, measured ---------------------------------------------------------- */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-struct pingpong {
-	_Atomic uint64_t line __cacheline_aligned;
-	unsigned int rounds;
-	int cpu;		/* the pong side's real CPU, -1 anywhere */
-};
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
-/* The pong side: CAS each odd value to the next even one, retrying. */
-static void *pong(void *arg)
-{
-	struct pingpong *p = arg;
-
-	pin(p->cpu);
-	for (uint64_t i = 1; i <= p->rounds; i++) {
-		uint64_t want;
-
-		do
-			want = 2 * i - 1;
-		while (!atomic_compare_exchange_weak_explicit(&p->line, &want, 2 * i,
-							      memory_order_acq_rel,
-							      memory_order_relaxed));
-	}
-	return NULL;
-}
-
-#define PINGPONG_WARMUP	200	/* rounds not timed: the pong thread starting */
-
-/*
- * Half a ping-pong round trip between two threads pinned to two of our
- * CPUs, each retrying a CAS of one line until it finds the other's value:
- * a locked RMW taking the line from the other cache, the model's transfer,
- * measured as the built-ins' figure was (core-to-core-latency's CAS test).
- * A load-and-store ping-pong is an upgrade and a read miss per half, two
- * transfers to the model (1.6 CAS halves on a 2-vCPU Zen 5 guest). The
- * clock starts after PINGPONG_WARMUP rounds: a VM takes up to milliseconds
- * to start the pong thread on its CPU.
- */
-static uint64_t transfer_ns_once(void)
-{
-	struct pingpong p = { .rounds = 20000 + PINGPONG_WARMUP, .cpu = -1 };
-	cpu_set_t saved;
-	int first = -1;
-	pthread_t t;
-	uint64_t t0, t1;
-
-	if (pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved))
-		CPU_ZERO(&saved);
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &saved))
-			continue;
-		if (first < 0) {
-			first = c;
-		} else {
-			p.cpu = c;
-			break;
-		}
-	}
-	if (p.cpu >= 0)
-		pin(first);
-	if (pthread_create(&t, NULL, pong, &p))
-		return 0;
-	t0 = 0;
-	for (uint64_t i = 1; i <= p.rounds; i++) {
-		uint64_t want;
-
-		if (i == PINGPONG_WARMUP + 1)
-			t0 = mono_ns();
-		do
-			want = 2 * i - 2;
-		while (!atomic_compare_exchange_weak_explicit(&p.line, &want, 2 * i - 1,
-							      memory_order_acq_rel,
-							      memory_order_relaxed));
-	}
-	/* The last round ends when the pong side's answer is here. */
-	while (atomic_load_explicit(&p.line, memory_order_acquire) != 2 * (uint64_t)p.rounds)
-		;
-	t1 = mono_ns();
-	pthread_join(t, NULL);
-	if (p.cpu >= 0)
-		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
-	return (t1 - t0) / (2 * (p.rounds - PINGPONG_WARMUP));
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of nine: a shared host preempts its vCPUs now and then. */
-static uint64_t measure_transfer_ns(void)
-{
-	uint64_t v[9];
-
-	for (int i = 0; i < 9; i++)
-		v[i] = transfer_ns_once();
-	qsort(v, 9, sizeof(v[0]), cmp_u64);
-	return v[4];
-}
-
-static uint64_t measure_syscall_ns(void)
-{
-	uint64_t t0 = mono_ns();
-
-	for (int i = 0; i < 20000; i++)
-		syscall(SYS_getppid);
-	return (mono_ns() - t0) / 20000;
-}
-
-/*
- * will-it-scale tlb_flush1's own work on this kernel: a store that faults
- * a page in, then madvise(MADV_DONTNEED) of it (zap, local flush, free).
- */
-static int measure_fault_zap_ns(uint64_t *fault, uint64_t *madv)
-{
-	char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t f = 0, z = 0;
-	const int n = 2000;
-
-	if (p == MAP_FAILED)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		uint64_t t0 = mono_ns(), t1, t2;
-
-		*(volatile char *)p = 1;
-		t1 = mono_ns();
-		madvise(p, 4096, MADV_DONTNEED);
-		t2 = mono_ns();
-		f += t1 - t0;
-		z += t2 - t1;
-	}
-	munmap(p, 4096);
-	*fault = f / n;
-	*madv = z / n;
-	return 0;
-}
-
-/* The clock from /proc/cpuinfo; 2000 MHz when it says nothing. */
-static unsigned int host_mhz(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[256];
-	double mhz = 0;
-
-	if (!f)
-		return 2000;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
-			break;
-	fclose(f);
-	return mhz >= 100 && mhz <= 10000 ? (unsigned int)mhz : 2000;
-}
-
-/*
- * "host": this machine as the threaded mode sees it: one socket of nproc
- * cores; a transfer and the poll backend's IPI (a queue line going across)
- * are one measured CAS ping-pong half; a system call is a measured getppid();
- * a minor fault and a one-page madvise(MADV_DONTNEED) are measured too.
- * The rest keeps skylake-56's figures (no way to measure them from here).
- */
-int tlbgen__machine_measure_host(struct tlbgen_machine *m)
-{
-	uint64_t xfer, sys_ns, fault_ns = 0, madv_ns = 0;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	memcpy(m, &skylake_56, sizeof(*m));
-	snprintf(m->name, sizeof(m->name), "host");
-	m->mhz = host_mhz();
-	m->sockets = 1;
-	m->cores_per_socket = n > 0 && n <= (long)TLBGEN_MAX_CPUS ? (unsigned int)n : 1;
-	m->threads_per_core = 1;	/* nproc counts every thread as a core */
-	xfer = measure_transfer_ns();
-	sys_ns = measure_syscall_ns();
-	if (!xfer)
-		return -EAGAIN;
-	m->same_socket = m->cross_socket = NS(xfer, m->mhz);
-	m->ipi_latency = NS(xfer, m->mhz);
-	m->ipi_send = 0;
-	m->irq_entry = m->irq_exit = 0;
-	/* INVLPG alone: nothing says the host's kernel runs PTI. arch/x86/mm/
-	 * tlb.c (a5102476a24b): "Each single flush is about 100 ns". */
-	m->invlpg = NS(100, m->mhz);
-	m->syscall = NS(sys_ns, m->mhz);
-	if (!measure_fault_zap_ns(&fault_ns, &madv_ns)) {
-		m->page_fault = NS(fault_ns, m->mhz);
-		m->zap = madv_ns > sys_ns ? NS(madv_ns - sys_ns, m->mhz) : 0;
-	}
-	return 0;
 }

@@ -5,9 +5,16 @@
 
 #include <tlbgen/tlbgen.h>
 
+#include "../base/compiler.h"
+
+/* The struct as binaries linked against TLBGEN_0.2..0.4 declared it: up to
+ * threads_per_core (which filled what had been tail padding). */
+#define TLBGEN_MACHINE_SZ_0_2	offsetofend(struct tlbgen_machine, threads_per_core)
+
 /* 0 when m is a complete model with every field in range, else -EINVAL. */
 int tlbgen__machine_valid(const struct tlbgen_machine *m);
-/* The "host" model: measured now (about 50 ms). 0 or -EAGAIN. */
-int tlbgen__machine_measure_host(struct tlbgen_machine *m);
+/* The "host" model, measured now (about 50 ms; machine-host.c): `base`'s
+ * figures for what cannot be measured from here. 0 or -EAGAIN. */
+int tlbgen__machine_measure_host(struct tlbgen_machine *m, const struct tlbgen_machine *base);
 
 #endif

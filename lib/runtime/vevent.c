@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "../base/prandom.h"
+#include "../core/check.h"
 #include "virtual.h"
 
 /* `cycles` times a factor uniform in [1 - j/1000, 1 + j/1000]. */
@@ -15,8 +16,9 @@ static uint64_t dither(struct tlbgen_vcpu *v, uint64_t cycles, uint32_t j)
 {
 	uint64_t r = tlbgen__prandom(&v->work_rng) >> 11;	/* 53 bits */
 	double f = 1.0 + (double)j / 1000.0 * (2.0 * (double)r / (double)(1ULL << 53) - 1.0);
+	double c = (double)cycles * f + 0.5;
 
-	return (uint64_t)((double)cycles * f + 0.5);
+	return c >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)c;
 }
 
 TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
@@ -37,8 +39,13 @@ TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 	case TLBGEN_VT_PTL:		per = m->ptl; dithered = false; break;
 	default:			per = m->user_work; dithered = false; break;
 	}
-	/* Only the calling CPU's stream moves, and only for a valid caller. */
-	if (dithered && m->work_jitter && cpu == vt->current && cpu < sys->nr_cpus)
+	/* A call that would fail draws nothing: the stream stays as it was. */
+	if (dithered && m->work_jitter) {
+		int err = tlbgen__check_op(sys, cpu);
+
+		if (err)
+			return err;
 		return tlbgen_vtime__spend(sys, cpu, dither(&vt->v[cpu], per * n, m->work_jitter));
+	}
 	return tlbgen_vtime__spend(sys, cpu, per * n);
 }

@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/prandom.h"
 #include "../core/access.h"
 #include "../core/check.h"
 #include "../core/irqflags.h"
+#include "../core/machine.h"
 #include "../core/this_cpu.h"
 #include "../kernel/smp.h"
 #include "../observers/coherence.h"
@@ -324,9 +326,8 @@ static int vt_create(struct tlbgen_system *sys)
 		vt->v[i].vt = vt;
 		vt->v[i].id = i;
 		vt->v[i].ipi_at = VT_NEVER;
-		/* work_jitter's stream (vevent.c): xorshift needs a non-zero state,
-		 * and the CPU is mixed in so that the streams differ. */
-		vt->v[i].work_rng = (sys->rng ^ (0x9E3779B97F4A7C15ULL * (i + 1))) | 1;
+		/* work_jitter's stream (vevent.c), one per CPU and seed. */
+		vt->v[i].work_rng = tlbgen__prandom_seed(sys->rng + 0x632BE59BD9B4E019ULL * (i + 1));
 		/* Sockets filled in order, as Linux numbers CPUs on these boxes. */
 		vt->socket[i] = (uint16_t)(i / m->cores_per_socket % m->sockets);
 	}
@@ -465,10 +466,23 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu, 
 	return 0;
 }
 
-TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlbgen_machine *out)
+static int vt_machine(const struct tlbgen_system *sys, struct tlbgen_machine *out, size_t sz)
 {
 	if (!tlbgen__vt_valid(sys) || !out)
 		return -EINVAL;
-	memcpy(out, &sys->machine, sizeof(*out));
+	memcpy(out, &sys->machine, sz);
+	out->sz = sz;
 	return 0;
+}
+
+TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlbgen_machine *out)
+{
+	return vt_machine(sys, out, sizeof(*out));
+}
+
+/* Binaries linked before work_jitter: their struct ends at threads_per_core. */
+TLBGEN_API __attribute__((symver("tlbgen_vtime__machine@TLBGEN_0.2"))) int
+tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys, struct tlbgen_machine *out)
+{
+	return vt_machine(sys, out, TLBGEN_MACHINE_SZ_0_2);
 }

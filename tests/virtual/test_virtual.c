@@ -397,8 +397,6 @@ static void test_broken_profile_caught(void **state)
 	tlbgen_system__destroy(sys);
 }
 
-/* ---- machine specs and misuse ----------------------------------------------------------------- */
-
 /* ---- work_jitter: events dithered on the CPU's seeded stream --------------------------------- */
 
 #define JIT_N	2000
@@ -407,6 +405,9 @@ struct jit {
 	enum tlbgen_vt_event ev;
 	uint64_t took[JIT_N];
 };
+
+/* CPU 0 draws too, or not: CPU 1's draws must not depend on it. */
+static struct jit busy0 = { .ev = TLBGEN_VT_PAGE_FAULT };
 
 static int jit_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
@@ -422,50 +423,135 @@ static int jit_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	return 0;
 }
 
-static void jit_run(const char *machine, uint64_t seed, struct jit *j)
+static void jit_run2(const char *machine, uint64_t seed, struct jit *j, bool with_cpu0)
 {
 	struct tlbgen_system *sys = vsys(2, "v6.0", seed, machine);
 	int ret;
 
 	assert_int_equal(tlbgen_cpu__spawn(sys, 1, jit_prog, j), 0);
+	if (with_cpu0)
+		assert_int_equal(tlbgen_cpu__spawn(sys, 0, jit_prog, &busy0), 0);
 	assert_int_equal(tlbgen_vtime__run(sys, ~0ULL), 0);
 	assert_int_equal(tlbgen_cpu__join(sys, 1, &ret), 0);
 	assert_int_equal(ret, 0);
+	if (with_cpu0) {
+		assert_int_equal(tlbgen_cpu__join(sys, 0, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
-/* skylake-56's page_fault is 5000 cycles and its ptl 25. */
+static void jit_run(const char *machine, uint64_t seed, struct jit *j)
+{
+	jit_run2(machine, seed, j, false);
+}
+
+/* Every draw of j within +-20% of `c`, spread over it, its mean kept. */
+static void assert_dithered(const struct jit *j, uint64_t c)
+{
+	uint64_t lo = ~0ULL, hi = 0, sum = 0;
+
+	for (unsigned int i = 0; i < JIT_N; i++) {
+		lo = j->took[i] < lo ? j->took[i] : lo;
+		hi = j->took[i] > hi ? j->took[i] : hi;
+		sum += j->took[i];
+	}
+	print_message("event %d at work_jitter=200: %llu..%llu cycles, mean %.1f\n", (int)j->ev,
+		      (unsigned long long)lo, (unsigned long long)hi, (double)sum / JIT_N);
+	assert_true(lo >= c * 8 / 10 && hi <= c * 12 / 10);
+	assert_true(lo < c * 82 / 100 && hi > c * 118 / 100);
+	assert_true(sum > c * 99 / 100 * JIT_N && sum < c * 101 / 100 * JIT_N);
+}
+
+/* skylake-56: page_fault and zap 5000 cycles, syscall 847, ptl 25, user_work 10. */
 static void test_work_jitter(void **state)
 {
 	static const char jit[] = "skylake-56:work_jitter=200";
-	static struct jit a, b, c, d, exact;
-	uint64_t lo = ~0ULL, hi = 0, sum = 0;
+	static const struct { enum tlbgen_vt_event ev; uint64_t c; bool dithered; } evs[] = {
+		{ TLBGEN_VT_PAGE_FAULT, 5000, true }, { TLBGEN_VT_ZAP, 5000, true },
+		{ TLBGEN_VT_SYSCALL, 847, true }, { TLBGEN_VT_PTL, 25, false },
+		{ TLBGEN_VT_USER_WORK, 10, false },
+	};
+	static struct jit a, b, c, d, e, beside;
 
 	(void)state;
-	a.ev = b.ev = c.ev = exact.ev = TLBGEN_VT_PAGE_FAULT;
-	d.ev = TLBGEN_VT_PTL;
-	jit_run(jit, 7, &a);
-	jit_run(jit, 7, &b);
-	jit_run(jit, 8, &c);
-	jit_run(jit, 7, &d);
-	jit_run("skylake-56", 7, &exact);
-	for (unsigned int i = 0; i < JIT_N; i++) {
-		lo = a.took[i] < lo ? a.took[i] : lo;
-		hi = a.took[i] > hi ? a.took[i] : hi;
-		sum += a.took[i];
-		assert_int_equal(exact.took[i], 5000);	/* 0: exact */
-		assert_int_equal(d.took[i], 25);	/* the PTL is not dithered */
+	for (unsigned int k = 0; k < sizeof(evs) / sizeof(evs[0]); k++) {
+		a.ev = b.ev = evs[k].ev;
+		jit_run(jit, 7, &a);
+		jit_run("skylake-56", 7, &b);
+		for (unsigned int i = 0; i < JIT_N; i++)
+			assert_int_equal(b.took[i], evs[k].c);	/* work_jitter 0: exact */
+		if (!evs[k].dithered) {
+			for (unsigned int i = 0; i < JIT_N; i++)
+				assert_int_equal(a.took[i], evs[k].c);
+			continue;
+		}
+		assert_dithered(&a, evs[k].c);
 	}
-	print_message("page_fault at work_jitter=200: %llu..%llu cycles, mean %.1f\n",
-		      (unsigned long long)lo, (unsigned long long)hi, (double)sum / JIT_N);
-	assert_true(lo >= 4000 && hi <= 6000);			/* within +-20% */
-	assert_true(lo < 4100 && hi > 5900);			/* ... and spread over it */
-	assert_true(sum > 4950ULL * JIT_N && sum < 5050ULL * JIT_N);	/* mean kept */
-	assert_memory_equal(a.took, b.took, sizeof(a.took));	/* same seed, same draws */
+	/* Same seed, same draws; the next seed (its low bit), other draws;
+	 * CPU 1's draws whether or not CPU 0 draws beside it. */
+	a.ev = b.ev = c.ev = d.ev = e.ev = beside.ev = TLBGEN_VT_PAGE_FAULT;
+	jit_run(jit, 8, &a);
+	jit_run(jit, 8, &b);
+	jit_run(jit, 9, &c);
+	jit_run(jit, 10, &d);
+	jit_run(jit, 11, &e);
+	jit_run2(jit, 8, &beside, true);
+	assert_memory_equal(a.took, b.took, sizeof(a.took));
 	assert_memory_not_equal(a.took, c.took, sizeof(a.took));
+	assert_memory_not_equal(d.took, e.took, sizeof(d.took));
+	assert_memory_equal(a.took, beside.took, sizeof(a.took));
 }
 
-/* ---- machine models ------------------------------------------------------------------------- */
+/* A failing call changes nothing: from a cross-CPU callback (IRQs off) an
+ * event is -EDEADLK, and the CPU's next draw is the one it would have had. */
+struct jit_err {
+	uint64_t next;
+	int err;
+};
+
+static void jit_cb(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	((struct jit_err *)arg)->err = tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1);
+}
+
+static int jit_err_prog(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct jit_err *j = arg;
+	uint64_t t0, t1;
+
+	if (j->err == 1 && tlbgen_smp_call_function_single(sys, cpu, cpu, jit_cb, j))
+		return -1;
+	tlbgen_vtime__now(sys, cpu, &t0);
+	if (tlbgen_vtime__event(sys, cpu, TLBGEN_VT_PAGE_FAULT, 1))
+		return -1;
+	tlbgen_vtime__now(sys, cpu, &t1);
+	j->next = t1 - t0;
+	return 0;
+}
+
+static void test_work_jitter_error_keeps_stream(void **state)
+{
+	struct jit_err with = { .err = 1 }, without = { .err = 0 };
+	struct tlbgen_system *sys;
+	int ret;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct jit_err *j = k ? &without : &with;
+
+		sys = vsys(2, "v6.0", 3, "skylake-56:work_jitter=200");
+		assert_int_equal(tlbgen_cpu__spawn(sys, 1, jit_err_prog, j), 0);
+		assert_int_equal(tlbgen_vtime__run(sys, ~0ULL), 0);
+		assert_int_equal(tlbgen_cpu__join(sys, 1, &ret), 0);
+		assert_int_equal(ret, 0);
+		assert_int_equal(tlbgen_system__destroy(sys), 0);
+	}
+	assert_int_equal(with.err, -EDEADLK);
+	assert_int_equal(with.next, without.next);
+}
+
+/* ---- machine specs and misuse ----------------------------------------------------------------- */
 
 static void test_machine_parser(void **state)
 {
@@ -494,6 +580,7 @@ static void test_machine_parser(void **state)
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:mhz=-5", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:threads_per_core=9", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:work_jitter=901", &m), -EINVAL);
+	assert_int_equal(tlbgen_machine_lookup("skylake-56:reserved=0", &m), -ENOENT);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:ipi_latency", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:", &m), -EINVAL);
 	assert_int_equal(tlbgen_machine_lookup(NULL, &m), -EINVAL);
@@ -545,6 +632,17 @@ static void test_misuse(void **state)
 		assert_true(tlbgen_machine_describe(&m, buf, sizeof(buf)) > 0);
 		assert_non_null(strstr(buf, "threads_per_core=0"));
 	}
+	/* A non-zero reserved field is refused, not ignored. */
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	m.reserved = 1;
+	{
+		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_VIRTUAL,
+			    .machine = &m);
+		char buf[64];
+
+		assert_int_equal(tlbgen_system__create(&o, &v), -EINVAL);
+		assert_int_equal(tlbgen_machine_describe(&m, buf, sizeof(buf)), -EINVAL);
+	}
 	/* A caller's struct that ends before work_jitter: what lies past its
 	 * sz is not read, so the system's model keeps exact costs. */
 	assert_int_equal(tlbgen_machine_lookup("skylake-56:work_jitter=500", &m), 0);
@@ -585,6 +683,7 @@ int main(void)
 		T_PRE(test_broken_profile_caught, "v6.0"),
 		T_PRE(test_broken_profile_caught, "latest"),
 		cmocka_unit_test(test_work_jitter),
+		cmocka_unit_test(test_work_jitter_error_keeps_stream),
 		cmocka_unit_test(test_machine_parser),
 		cmocka_unit_test(test_misuse),
 	};
