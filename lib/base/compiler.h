@@ -16,6 +16,10 @@
 #define offsetofend(type, member) \
 	(offsetof(type, member) + sizeof(((type *)0)->member))
 
+/* Export `impl` as the non-default version `name@VERSION` of a symbol
+ * (lib/libtlbgen.map); the assembler directive GCC and clang both take. */
+#define TLBGEN_SYMVER(impl, versioned)	__asm__(".symver " #impl "," versioned)
+
 /* A compiler barrier: orders this CPU's program, not other CPUs' views. */
 #define barrier()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
 

@@ -248,8 +248,9 @@ TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *ou
 
 /* Binaries linked before work_jitter have a struct that ends at
  * threads_per_core: fill only that much of it. */
-TLBGEN_API __attribute__((symver("tlbgen_machine_lookup@TLBGEN_0.2"))) int
-tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out)
+TLBGEN_API int tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out);
+TLBGEN_SYMVER(tlbgen__machine_lookup_0_2, "tlbgen_machine_lookup@TLBGEN_0.2");
+TLBGEN_API int tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out)
 {
 	return machine_lookup(spec, out, TLBGEN_MACHINE_SZ_0_2);
 }

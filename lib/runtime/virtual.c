@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/compiler.h"
 #include "../base/prandom.h"
 #include "../core/access.h"
 #include "../core/check.h"
@@ -481,8 +482,11 @@ TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlb
 }
 
 /* Binaries linked before work_jitter: their struct ends at threads_per_core. */
-TLBGEN_API __attribute__((symver("tlbgen_vtime__machine@TLBGEN_0.2"))) int
-tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys, struct tlbgen_machine *out)
+TLBGEN_API int tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys,
+					  struct tlbgen_machine *out);
+TLBGEN_SYMVER(tlbgen__vtime_machine_0_2, "tlbgen_vtime__machine@TLBGEN_0.2");
+TLBGEN_API int tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys,
+					  struct tlbgen_machine *out)
 {
 	return vt_machine(sys, out, TLBGEN_MACHINE_SZ_0_2);
 }
