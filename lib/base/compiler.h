@@ -17,8 +17,15 @@
 	(offsetof(type, member) + sizeof(((type *)0)->member))
 
 /* Export `impl` as the non-default version `name@VERSION` of a symbol
- * (lib/libtlbgen.map); the assembler directive GCC and clang both take. */
+ * (lib/libtlbgen.map), with the assembler directive GCC and clang both
+ * take. Only in the shared library (lib/meson.build): an archive has no
+ * version nodes, and one holding the directive cannot be linked into
+ * another shared object. */
+#ifdef TLBGEN_SYMVERS
 #define TLBGEN_SYMVER(impl, versioned)	__asm__(".symver " #impl "," versioned)
+#else
+#define TLBGEN_SYMVER(impl, versioned)	extern __typeof__(impl) impl
+#endif
 
 /* A compiler barrier: orders this CPU's program, not other CPUs' views. */
 #define barrier()		__atomic_signal_fence(__ATOMIC_SEQ_CST)

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 
 #include "../base/compiler.h"
+#include "../base/printk.h"
 #include "machine.h"
 
 #define NS(ns, mhz) ((uint32_t)((ns) * (mhz) / 1000))
@@ -98,11 +99,13 @@ static uint64_t transfer_ps_once(void)
 			break;
 		}
 	}
-	if (p.cpu >= 0)
-		pin(first);
+	/* One CPU: two spinning threads on it would hand over only when the
+	 * scheduler preempts one, and there is no transfer to measure. */
+	if (p.cpu < 0)
+		return 0;
+	pin(first);
 	if (pthread_create(&t, NULL, pong, &p)) {
-		if (p.cpu >= 0)
-			pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
 		return 0;
 	}
 	t0 = 0;
@@ -127,8 +130,7 @@ static uint64_t transfer_ps_once(void)
 		;
 	t1 = mono_ns();
 	pthread_join(t, NULL);
-	if (p.cpu >= 0)
-		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+	pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
 	/* In picoseconds: a transfer is some 20 ns here, and whole
 	 * nanoseconds would cost up to 5% of it. */
 	return (t1 - t0) * 1000 / (2 * (p.rounds - PINGPONG_WARMUP));
@@ -225,9 +227,12 @@ int tlbgen__machine_measure_host(struct tlbgen_machine *m, const struct tlbgen_m
 	m->threads_per_core = 1;	/* nproc counts every thread as a core */
 	xfer = measure_transfer_ps();
 	sys_ns = measure_syscall_ns();
-	if (!xfer)
+	if (!xfer) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: machine host: no line transfer measured (fewer than "
+			   "two CPUs in this thread's affinity?)\n");
 		return -EAGAIN;
-	m->same_socket = m->cross_socket = (uint32_t)(xfer * m->mhz / 1000000);
+	}
+	m->same_socket = m->cross_socket = (uint32_t)((xfer * m->mhz + 500000) / 1000000);
 	m->ipi_latency = m->same_socket;
 	m->ipi_send = 0;
 	m->irq_entry = m->irq_exit = 0;

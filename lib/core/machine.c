@@ -246,8 +246,8 @@ TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *ou
 	return machine_lookup(spec, out, sizeof(*out));
 }
 
-/* Binaries linked before work_jitter have a struct that ends at
- * threads_per_core: fill only that much of it. */
+/* Binaries linked against TLBGEN_0.2 from 30257d1 (the struct ending at
+ * threads_per_core, 144 bytes) to work_jitter: fill only that much. */
 TLBGEN_API int tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out);
 TLBGEN_SYMVER(tlbgen__machine_lookup_0_2, "tlbgen_machine_lookup@TLBGEN_0.2");
 TLBGEN_API int tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out)

@@ -7,8 +7,9 @@
 
 #include "../base/compiler.h"
 
-/* The struct as binaries linked against TLBGEN_0.2..0.4 declared it: up to
- * threads_per_core (which filled what had been tail padding). */
+/* The struct as binaries linked against TLBGEN_0.2 from 30257d1 declared
+ * it: up to threads_per_core (which filled what had been tail padding).
+ * Older ones had 128 or 136 bytes; there was no release before this. */
 #define TLBGEN_MACHINE_SZ_0_2	offsetofend(struct tlbgen_machine, threads_per_core)
 
 /* 0 when m is a complete model with every field in range, else -EINVAL. */
