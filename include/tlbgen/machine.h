@@ -79,8 +79,9 @@ struct tlbgen_machine {
  * between two threads, a getppid() round trip, a fault and a madvise();
  * about 50 ms). Errors: -EINVAL (NULL,
  * malformed spec, value out of range: the message names the field),
- * -ENOENT (unknown name or field: the valid ones are printed). *out is
- * untouched on error. Thread-safe.
+ * -ENOENT (unknown name or field: the valid ones are printed), -EAGAIN
+ * ("host" measured no line transfer: fewer than two CPUs in the calling
+ * thread's affinity). *out is untouched on error. Thread-safe.
  */
 TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out);
 
