@@ -503,13 +503,6 @@ static int run_threaded(const struct tlbgen_machine *m, const char *profile, uns
 	return err;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -527,6 +520,16 @@ static int cmp_double(const void *a, const void *b)
  * runs on that model; each side is the median of its rounds.
  */
 #define HOST_ROUNDS	5
+
+/* The median of a round's values, leaving their order as measured. */
+static double median_rounds(const double *v)
+{
+	double s[HOST_ROUNDS];
+
+	memcpy(s, v, sizeof(s));
+	qsort(s, HOST_ROUNDS, sizeof(s[0]), cmp_double);
+	return s[HOST_ROUNDS / 2];
+}
 
 static int check_host(unsigned int ms, uint64_t seed)
 {
@@ -550,8 +553,8 @@ static int check_host(unsigned int ms, uint64_t seed)
 	       "threaded ops/s", "diff", "  transfer, cycles");
 	for (unsigned int t = 1; t <= 2; t++) {
 		for (int k = 0; k < 2; k++) {
-			double virt[HOST_ROUNDS], thr[HOST_ROUNDS], rv[HOST_ROUNDS], rt[HOST_ROUNDS], v, h;
-			uint32_t xfer[HOST_ROUNDS] = { 0 }, rx[HOST_ROUNDS] = { 0 };
+			double virt[HOST_ROUNDS], thr[HOST_ROUNDS], v, h;
+			uint32_t xfer[HOST_ROUNDS], lo = UINT32_MAX, hi = 0;
 			int err = 0;
 
 			for (int r = 0; !err && r < HOST_ROUNDS; r++) {
@@ -562,27 +565,23 @@ static int check_host(unsigned int ms, uint64_t seed)
 					err = run_threaded(&m, profiles[k], t, ms, &thr[r]);
 				if (!err)
 					err = run_cell(&m, profiles[k], t, 50, seed, &c);
-				if (err)
-					break;
-				virt[r] = rv[r] = c.ops_per_s;
-				rt[r] = thr[r];
-				xfer[r] = rx[r] = m.same_socket;
+				virt[r] = c.ops_per_s;
+				xfer[r] = m.same_socket;
+				lo = xfer[r] < lo ? xfer[r] : lo;
+				hi = xfer[r] > hi ? xfer[r] : hi;
 			}
 			if (err) {
 				fprintf(stderr, "tlbgen-bench: host check: %s\n", strerror(-err));
 				return 1;
 			}
-			qsort(virt, HOST_ROUNDS, sizeof(virt[0]), cmp_double);
-			qsort(thr, HOST_ROUNDS, sizeof(thr[0]), cmp_double);
-			qsort(xfer, HOST_ROUNDS, sizeof(xfer[0]), cmp_u32);
-			v = virt[HOST_ROUNDS / 2];
-			h = thr[HOST_ROUNDS / 2];
+			v = median_rounds(virt);
+			h = median_rounds(thr);
 			printf("%-8s %-7u %14.0f %14.0f %+7.1f%%   %u..%u\n", profiles[k], t, v, h,
-			       bench_pct(v, h), xfer[0], xfer[HOST_ROUNDS - 1]);
+			       bench_pct(v, h), lo, hi);
 			/* Each round as measured: a placement's transfer cost moves both sides. */
 			printf("#   rounds, transfer cycles: virtual/threaded ops/s:");
 			for (int r = 0; r < HOST_ROUNDS; r++)
-				printf(" %u: %.0f/%.0f", rx[r], rv[r], rt[r]);
+				printf(" %u: %.0f/%.0f", xfer[r], virt[r], thr[r]);
 			printf("\n");
 			if (bench_pct(v, h) > 25 || bench_pct(v, h) < -25)
 				worst = 1;
