@@ -20,10 +20,6 @@
 #include "../base/printk.h"
 #include "machine.h"
 
-#define NS(ns, mhz) ((uint32_t)((ns) * (mhz) / 1000))
-
-/* ---- the host, measured ---------------------------------------------------------- */
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;

@@ -16,8 +16,6 @@
 #include "../base/printk.h"
 #include "machine.h"
 
-#define NS(ns, mhz) ((uint32_t)((ns) * (mhz) / 1000))
-
 /*
  * Skylake-SP at 2.5 GHz, the figures every built-in shares; docs/machines.md
  * gives each source.

@@ -7,6 +7,9 @@
 
 #include "../base/compiler.h"
 
+/* A figure in ns as cycles at the model's clock. */
+#define NS(ns, mhz) ((uint32_t)((ns) * (mhz) / 1000))
+
 /* The struct as binaries linked against TLBGEN_0.2 from 30257d1 declared
  * it: up to threads_per_core (which filled what had been tail padding).
  * Older ones had 128 or 136 bytes; there was no release before this. */
