@@ -481,7 +481,7 @@ TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlb
 	return vt_machine(sys, out, sizeof(*out));
 }
 
-/* Binaries linked against TLBGEN_0.2 before work_jitter (tlbgen_machine_lookup()). */
+/* Binaries linked against TLBGEN_0.2 before work_jitter: as tlbgen_machine_lookup()'s. */
 TLBGEN_API int tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys,
 					  struct tlbgen_machine *out);
 TLBGEN_SYMVER(tlbgen__vtime_machine_0_2, "tlbgen_vtime__machine@TLBGEN_0.2");
