@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -211,7 +212,33 @@ struct vprog {
 	struct vt_count flush_pending;
 	unsigned int threads;
 	unsigned long *ops;
+	/*
+	 * will-it-scale reads every task's counter once a second, and leaves
+	 * its first WARMUP_ITERATIONS (5) samples out of the average (main.c).
+	 * Here the counters are read twice, each time by the first program
+	 * that ends an op past snap_at[]: at the warmup's end and at the run's.
+	 * Other CPUs are inside an op at both reads, alike.
+	 */
+	uint64_t snap_at[2];
+	unsigned int snaps;	/* reads taken */
+	struct snap {
+		unsigned long *ops, *nested;	/* per CPU */
+		struct tlbgen_vtime_stats st;
+		uint64_t flushes[TLBGEN_STAT_NR];
+	} snap[2];
 };
+
+/* Read every CPU's counters into the next snapshot. */
+static void take_snap(struct tlbgen_system *sys, struct vprog *p)
+{
+	struct snap *s = &p->snap[p->snaps++];
+
+	memcpy(s->ops, p->ops, p->threads * sizeof(*p->ops));
+	memcpy(s->nested, p->env.nested, p->threads * sizeof(*p->env.nested));
+	s->st.sz = sizeof(s->st);
+	tlbgen_vtime__stats(sys, &s->st);
+	tlbgen_stats__system(sys, s->flushes, TLBGEN_STAT_NR);
+}
 
 /*
  * The machine's cost of one op with nothing in its way: two faults, the
@@ -238,9 +265,14 @@ static int tlb_flush1_thread(struct tlbgen_system *sys, unsigned int cpu, void *
 		err = tlbgen_vtime__spend(sys, cpu, op_cycles(p->env.m) * cpu / p->threads);
 
 	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
+		uint64_t now;
+
 		err = tlb_flush1_op(sys, cpu, p->mm, &p->env, p->ops[cpu]);
 		if (!err)
 			p->ops[cpu]++;
+		while (!err && p->snaps < 2 && !tlbgen_vtime__now(sys, cpu, &now) &&
+		       now >= p->snap_at[p->snaps])
+			take_snap(sys, p);
 	}
 	return err;
 }
@@ -272,13 +304,17 @@ struct cell {
 	uint64_t points;
 };
 
+/*
+ * One cell: `threads` programs under `profile` for `warm_ms` of warmup and
+ * then `ms` measured, both virtual milliseconds; *out is the measured part.
+ */
 static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigned int threads,
-		    double ms, uint64_t seed, struct cell *out)
+		    double warm_ms, double ms, uint64_t seed, struct cell *out)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .profile = profile,
 		    .seed = seed, .machine = m, .nr_cpus = bench_machine_cpus(m));
-	struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
-	uint64_t until = (uint64_t)(ms * m->mhz * 1000), flushes[TLBGEN_STAT_NR];
+	uint64_t warm = (uint64_t)(warm_ms * m->mhz * 1000);
+	uint64_t until = warm + (uint64_t)(ms * m->mhz * 1000);
 	struct tlbgen_system *sys;
 	struct vprog p = { .env = { .m = m, .charge = charge_virtual,
 				    .mmap_lock_rmw = mmap_lock_virtual,
@@ -286,8 +322,10 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 				    .flush_pending_read = flush_pending_read_virtual },
 			   .mmap_lock = BENCH_VT_LINE_INIT,
 			   .flush_pending = { .line = BENCH_VT_LINE_INIT },
-			   .threads = threads };
+			   .threads = threads, .snap_at = { warm, until } };
+	const struct snap *a = &p.snap[0], *b = &p.snap[1];
 	unsigned long total = 0, nested = 0;
+	bool mem = true;
 	int err, ret;
 
 	p.env.lock = &p.mmap_lock;
@@ -299,85 +337,168 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		return err;
 	p.ops = calloc(threads, sizeof(*p.ops));
 	p.env.nested = calloc(threads, sizeof(*p.env.nested));
-	err = p.ops && p.env.nested ? tlbgen_mm__create(sys, threads * FAULT_AROUND_PAGES, &p.mm)
-				    : -ENOMEM;
+	for (unsigned int i = 0; i < 2; i++) {
+		p.snap[i].ops = calloc(threads, sizeof(*p.snap[i].ops));
+		p.snap[i].nested = calloc(threads, sizeof(*p.snap[i].nested));
+		mem &= p.snap[i].ops && p.snap[i].nested;
+	}
+	err = mem && p.ops && p.env.nested
+		      ? tlbgen_mm__create(sys, threads * FAULT_AROUND_PAGES, &p.mm)
+		      : -ENOMEM;
+	/* No warmup: the first read is the start, all zero. */
+	p.snaps = !warm;
 	for (unsigned int c = 0; !err && c < threads; c++)
 		err = tlbgen_cpu__spawn(sys, c, tlb_flush1_thread, &p);
 	if (!err)
 		err = tlbgen_vtime__run(sys, until);
-	for (unsigned int c = 0; c < threads; c++) {
+	for (unsigned int c = 0; c < threads; c++)
 		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
 			err = ret;
-		total += p.ops ? p.ops[c] : 0;
-		nested += p.env.nested ? p.env.nested[c] : 0;
+	/* Both reads come before any program stops; a program that returned
+	 * early (an error) leaves them untaken. */
+	if (!err && p.snaps < 2)
+		err = -ERANGE;
+	for (unsigned int c = 0; !err && c < threads; c++) {
+		total += b->ops[c] - a->ops[c];
+		nested += b->nested[c] - a->nested[c];
 	}
 	if (!err) {
+		uint64_t fl = b->flushes[TLBGEN_STAT_FLUSH_INITIATED] -
+			      a->flushes[TLBGEN_STAT_FLUSH_INITIATED];
+		struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
+
 		out->nested_pct = total ? 100.0 * nested / total : 0;
-		tlbgen_vtime__stats(sys, &st);
-		tlbgen_stats__system(sys, flushes, TLBGEN_STAT_NR);
 		out->ops_per_s = total / (ms / 1000.0);
-		out->flushes_per_op =
-			total ? (double)flushes[TLBGEN_STAT_FLUSH_INITIATED] / total : 0;
+		out->flushes_per_op = total ? (double)fl / total : 0;
 		for (unsigned int k = 0; k < TLBGEN_VT_TIME_NR; k++)
-			out->us_per_op[k] = total ? st.time[k] / (double)m->mhz / total : 0;
+			out->us_per_op[k] = total ? (b->st.time[k] - a->st.time[k]) /
+							    (double)m->mhz / total
+						  : 0;
 		for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
 			out->xfers_per_flush[l] =
-				flushes[TLBGEN_STAT_FLUSH_INITIATED]
-					? (double)st.transfers[l] / flushes[TLBGEN_STAT_FLUSH_INITIATED]
-					: 0;
-			out->line_us_per_op[l] =
-				total ? st.line_time[l] / (double)m->mhz / total : 0;
+				fl ? (double)(b->st.transfers[l] - a->st.transfers[l]) / fl : 0;
+			out->line_us_per_op[l] = total ? (b->st.line_time[l] - a->st.line_time[l]) /
+								 (double)m->mhz / total
+						       : 0;
 		}
-		for (unsigned int k = 0; k < FUNC_NR; k++)
-			out->func_per_op[k] = total ? (double)flushes[func_stat[k].stat] / total : 0;
-		out->irqs_per_op = total ? (double)st.ipis_taken / total : 0;
-		out->csds_per_op = total ? (double)flushes[TLBGEN_STAT_IPI_RECEIVED] / total : 0;
+		for (unsigned int k = 0; k < FUNC_NR; k++) {
+			enum tlbgen_stat i = func_stat[k].stat;
+
+			out->func_per_op[k] =
+				total ? (double)(b->flushes[i] - a->flushes[i]) / total : 0;
+		}
+		out->irqs_per_op =
+			total ? (double)(b->st.ipis_taken - a->st.ipis_taken) / total : 0;
+		out->csds_per_op = total ? (double)(b->flushes[TLBGEN_STAT_IPI_RECEIVED] -
+						    a->flushes[TLBGEN_STAT_IPI_RECEIVED]) / total
+					 : 0;
+		/* The oracle's verdict and the host's work cover the whole run. */
+		tlbgen_vtime__stats(sys, &st);
 		out->violations = tlbgen_oracle__violations(sys);
 		out->points = st.sched_points;
 	}
 	free(p.ops);
 	free(p.env.nested);
+	for (unsigned int i = 0; i < 2; i++) {
+		free(p.snap[i].ops);
+		free(p.snap[i].nested);
+	}
 	tlbgen_system__destroy(sys);
 	return err;
 }
 
-/* The mean of `runs` cells, one per seed from `seed` on; *lo and *hi get the
- * range of the change of column 1 against column 0 over the seeds. */
-static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *pol,
-		     unsigned int columns, unsigned int threads, double ms, uint64_t seed,
-		     unsigned int runs, struct cell *out, double *lo, double *hi)
+/* a += c * f, every average of a cell; the counts just add. */
+static void cell_add(struct cell *a, const struct cell *c, double f)
 {
+	a->ops_per_s += c->ops_per_s * f;
+	a->flushes_per_op += c->flushes_per_op * f;
+	a->nested_pct += c->nested_pct * f;
+	for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++)
+		a->us_per_op[t] += c->us_per_op[t] * f;
+	for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
+		a->xfers_per_flush[l] += c->xfers_per_flush[l] * f;
+		a->line_us_per_op[l] += c->line_us_per_op[l] * f;
+	}
+	for (unsigned int k = 0; k < FUNC_NR; k++)
+		a->func_per_op[k] += c->func_per_op[k] * f;
+	a->irqs_per_op += c->irqs_per_op * f;
+	a->csds_per_op += c->csds_per_op * f;
+	a->violations += c->violations;
+	a->points += c->points;
+}
+
+/*
+ * Seeds per row. Virtual time has no noise, so at a few threads a run locks
+ * into one phase pattern of the flushers' IPIs, and the seed's tie-breaks
+ * pick which: one seed's change at 5 threads lands anywhere in about -11..+12%
+ * on skylake-56. A real run drifts between such patterns, so a row is the
+ * mean over seeds, as many as it takes for the standard error of its change
+ * to be at most ROW_SE_PCT points, ROW_MAX_SEEDS at most. At 10 threads the
+ * patterns are rare outliers (one seed in five), which four seeds can all
+ * miss, so a row starts with ROW_MIN_SEEDS or with as many as make
+ * ROW_MIN_CPUS CPU-runs, whichever is more: the rows where this matters are
+ * the cheap ones.
+ */
+#define ROW_MIN_SEEDS	4
+#define ROW_MIN_CPUS	120
+#define ROW_MAX_SEEDS	128
+#define ROW_SE_PCT	0.5
+
+static unsigned int row_min_seeds(unsigned int threads)
+{
+	unsigned int n = (ROW_MIN_CPUS + threads - 1) / threads;
+
+	return n < ROW_MIN_SEEDS ? ROW_MIN_SEEDS : n > ROW_MAX_SEEDS ? ROW_MAX_SEEDS : n;
+}
+
+struct row {
+	unsigned int seeds;	/* seeds run */
+	double lo, hi;		/* lowest and highest change of a seed, % */
+	double se;		/* standard error of the mean change, points;
+				 * NAN for one seed */
+};
+
+/*
+ * The mean of a row's cells, one per seed from `seed` on: `runs` seeds, or
+ * with runs == 0 as ROW_* above. The change is column 1's against column 0.
+ */
+static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *pol,
+		     unsigned int columns, unsigned int threads, double warm_ms, double ms,
+		     uint64_t seed, unsigned int runs, struct cell *out, struct row *row)
+{
+	double sum = 0, sum2 = 0;
+	unsigned int n;
+
 	memset(out, 0, sizeof(*out) * columns);
-	for (unsigned int r = 0; r < runs; r++) {
+	for (n = 0; runs ? n < runs : n < ROW_MAX_SEEDS; n++) {
 		struct cell c[4];
 		double chg;
 
+		if (!runs && n >= row_min_seeds(threads) && row->se <= ROW_SE_PCT)
+			break;
 		for (unsigned int k = 0; k < columns; k++) {
-			int err = run_cell(m, pol[k].name, threads, ms, seed + r, &c[k]);
+			int err = run_cell(m, pol[k].name, threads, warm_ms, ms, seed + n, &c[k]);
 
 			if (err)
 				return err;
-			out[k].ops_per_s += c[k].ops_per_s / runs;
-			out[k].flushes_per_op += c[k].flushes_per_op / runs;
-			out[k].nested_pct += c[k].nested_pct / runs;
-			for (unsigned int t = 0; t < TLBGEN_VT_TIME_NR; t++)
-				out[k].us_per_op[t] += c[k].us_per_op[t] / runs;
-			for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++) {
-				out[k].xfers_per_flush[l] += c[k].xfers_per_flush[l] / runs;
-				out[k].line_us_per_op[l] += c[k].line_us_per_op[l] / runs;
-			}
-			for (unsigned int f = 0; f < FUNC_NR; f++)
-				out[k].func_per_op[f] += c[k].func_per_op[f] / runs;
-			out[k].irqs_per_op += c[k].irqs_per_op / runs;
-			out[k].csds_per_op += c[k].csds_per_op / runs;
-			out[k].violations += c[k].violations;
-			out[k].points += c[k].points;
+			cell_add(&out[k], &c[k], 1);
 		}
 		chg = bench_pct(c[1].ops_per_s, c[0].ops_per_s);
-		if (!r || chg < *lo)
-			*lo = chg;
-		if (!r || chg > *hi)
-			*hi = chg;
+		if (!n || chg < row->lo)
+			row->lo = chg;
+		if (!n || chg > row->hi)
+			row->hi = chg;
+		sum += chg;
+		sum2 += chg * chg;
+		/* The sample variance of the changes, over n, the seeds so far. */
+		row->se = n ? sqrt(fmax(sum2 - sum * sum / (n + 1), 0) / n / (n + 1)) : NAN;
+	}
+	row->seeds = n;
+	for (unsigned int k = 0; k < columns; k++) {
+		struct cell mean = { 0 };
+
+		cell_add(&mean, &out[k], 1.0 / n);
+		out[k] = mean;
 	}
 	return 0;
 }
@@ -564,7 +685,7 @@ static int check_host(unsigned int ms, uint64_t seed)
 				if (!err)
 					err = run_threaded(&m, profiles[k], t, ms, &thr[r]);
 				if (!err)
-					err = run_cell(&m, profiles[k], t, 50, seed, &c);
+					err = run_cell(&m, profiles[k], t, 0, 50, seed, &c);
 				virt[r] = c.ops_per_s;
 				xfer[r] = m.same_socket;
 				lo = xfer[r] < lo ? xfer[r] : lo;
@@ -649,15 +770,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tlbgen-bench seed000 --mode virtual [--machine SPEC] [--columns 2|4]\n"
-		"                            [--ms MS] [--seed N] [--runs R] [--threads N,N,...]\n"
+		"                            [--ms MS] [--warmup MS] [--seed N] [--runs auto|R]\n"
+		"                            [--threads N,N,...]\n"
 		"  Seed 000 in virtual time: will-it-scale tlb_flush1_threads on a machine model\n"
 		"  (default skylake-56, PTI off as in the seed's first run: tlbgen/machine.h,\n"
 		"  docs/machines.md), the seed's figures beside the model's, and the error per\n"
 		"  row. --columns 4: the seed's second table (base, +patch, touch mm->tlb_gen,\n"
-		"  no mm->tlb_gen), run with PTI on: default machine skylake-56-pti. --ms: virtual\n"
-		"  milliseconds per cell (default 20). --runs R: the mean of R runs, seeds\n"
-		"  --seed onwards, and each row's lowest and highest change (default 1; at a few\n"
-		"  threads a run settles into a faster or slower regime by seed). --check-host:\n"
+		"  no mm->tlb_gen), run with PTI on: default machine skylake-56-pti. --ms:\n"
+		"  virtual milliseconds measured per cell (default 5), after --warmup's (default\n"
+		"  2), as will-it-scale leaves its warmup out. --runs: each row the mean over\n"
+		"  seeds from --seed on; auto (default): 4 to 128 seeds, until the change's\n"
+		"  standard error is at most 0.5 points (at a few threads one seed's run locks\n"
+		"  into a faster or slower pattern); R: exactly R seeds. --check-host:\n"
 		"  the virtual mode on the host's measured model against the threaded mode doing\n"
 		"  the same work, 1 and 2 threads, 5 rounds each, every round on a host model\n"
 		"  measured just before it.\n");
@@ -670,12 +794,13 @@ int bench_vseed_main(int argc, char **argv)
 		{ "columns", required_argument, NULL, 'c' }, { "ms", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' }, { "threads", required_argument, NULL, 't' },
 		{ "check-host", no_argument, NULL, 'H' }, { "help", no_argument, NULL, 'h' },
-		{ "runs", required_argument, NULL, 'r' }, { NULL, 0, NULL, 0 },
+		{ "runs", required_argument, NULL, 'r' }, { "warmup", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_policy pol[4];
 	struct tlbgen_machine m;
-	unsigned int columns = 2, ms = 20, threads[64], nt = 0, runs = 1;
-	double lo[64], hi[64];
+	unsigned int columns = 2, ms = 5, warm = 2, threads[64], nt = 0, runs = 0;
+	struct row row[64];
 	bool host = false;
 	unsigned long seed = 1;
 	const char *machine = NULL;
@@ -703,7 +828,13 @@ int bench_vseed_main(int argc, char **argv)
 		case 'd': bad |= bench_parse_uint("--ms", optarg, 1, 1000, &ms) != 0; break;
 		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
 		case 't': bad |= bench_parse_cpu_list("--threads", optarg, threads, 64, &nt) != 0; break;
-		case 'r': bad |= bench_parse_uint("--runs", optarg, 1, 16, &runs) != 0; break;
+		case 'r':
+			if (strcmp(optarg, "auto"))
+				bad |= bench_parse_uint("--runs", optarg, 1, ROW_MAX_SEEDS, &runs) != 0;
+			else
+				runs = 0;
+			break;
+		case 'w': bad |= bench_parse_uint("--warmup", optarg, 0, 1000, &warm) != 0; break;
 		case 'H': host = true; break;
 		case 'h': usage(stdout); return 0;
 		default: bad = 1; break;
@@ -730,19 +861,29 @@ int bench_vseed_main(int argc, char **argv)
 		if (bench_policy_parse(col_spec[k], &pol[k]))
 			return 2;
 	tlbgen_machine_describe(&m, desc, sizeof(desc));
-	if (runs == 1)
-		printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell, "
-		       "seed %lu\n", ms, seed);
+	bench_meta_seed(seed);
+	bench_meta_param("mode", json_string("virtual"));
+	bench_meta_param("machine", json_string(desc));
+	bench_meta_param("ms_per_cell", json_integer(ms));
+	bench_meta_param("warmup_ms", json_integer(warm));
+	bench_meta_param("runs", runs ? json_integer(runs) : json_string("auto"));
+	printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell after "
+	       "a %u ms warmup, ", ms, warm);
+	if (!runs)
+		printf("mean over seeds %lu.. until the change's standard error is at most %.1f "
+		       "points (from %u seeds or %u CPU-runs, to %u)\n", seed, ROW_SE_PCT,
+		       ROW_MIN_SEEDS, ROW_MIN_CPUS, ROW_MAX_SEEDS);
+	else if (runs == 1)
+		printf("seed %lu\n", seed);
 	else
-		printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell, "
-		       "mean of %u runs, seeds %lu..%lu\n", ms, runs, seed, seed + runs - 1);
+		printf("mean of %u runs, seeds %lu..%lu\n", runs, seed, seed + runs - 1);
 	printf("# machine %s\n", desc);
 	printf("# model: ops/s of the model; seed: the thread's figures (%s); err: model vs seed\n",
 	       columns == 4 ? "second table, a Haswell box" : "first table, 56-core Skylake");
 	printf("%-7s", "threads");
 	for (unsigned int k = 0; k < columns; k++)
 		printf(" %14s", col_label[k]);
-	printf(" %8s", "change");
+	printf(" %8s %5s %5s", "change", "se", "seeds");
 	for (unsigned int k = 0; k < columns; k++)
 		printf(" %12s", "seed");
 	printf(" %8s", "seed chg");
@@ -756,7 +897,7 @@ int bench_vseed_main(int argc, char **argv)
 		long viol = 0;
 		int err = 0;
 
-		err = run_cells(&m, pol, columns, threads[i], ms, seed, runs, c, &lo[i], &hi[i]);
+		err = run_cells(&m, pol, columns, threads[i], warm, ms, seed, runs, c, &row[i]);
 		for (unsigned int k = 0; k < columns && !err; k++) {
 			viol += c[k].violations;
 			points += c[k].points;
@@ -775,6 +916,11 @@ int bench_vseed_main(int argc, char **argv)
 		for (unsigned int k = 0; k < columns; k++)
 			printf(" %14.0f", c[k].ops_per_s);
 		printf(" %+7.1f%%", bench_pct(c[1].ops_per_s, c[0].ops_per_s));
+		if (isnan(row[i].se))
+			printf(" %5s", "-");
+		else
+			printf(" %5.1f", row[i].se);
+		printf(" %5u", row[i].seeds);
 		for (unsigned int k = 0; k < columns; k++)
 			printf(" %12.0f", seedv[k]);
 		printf(" %+7.1f%%", bench_pct(seedv[1], seedv[0]));
@@ -791,6 +937,7 @@ int bench_vseed_main(int argc, char **argv)
 			bench_metric("tlb_gen_transfers_per_flush", "cacheline transfers/flush",
 				     "lower", pa, c[k].xfers_per_flush[TLBGEN_LINE_MM_TLB_GEN]);
 			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
+			bench_metric("seeds", "runs averaged", NULL, pa, row[i].seeds);
 			bench_metric("flushes_per_op", "flush_tlb_mm_range() calls/op", NULL, pa,
 				     c[k].flushes_per_op);
 			bench_metric("nested_full_flush_pct", "% of madvise flushes", NULL, pa,
@@ -847,10 +994,10 @@ int bench_vseed_main(int argc, char **argv)
 		}
 		fflush(stdout);
 	}
-	if (runs > 1) {
+	if (runs != 1) {
 		printf("# change per seed, lowest..highest:");
 		for (unsigned int i = 0; i < nt; i++)
-			printf(" %u: %+.1f..%+.1f%%", threads[i], lo[i], hi[i]);
+			printf(" %u: %+.1f..%+.1f%%", threads[i], row[i].lo, row[i].hi);
 		printf("\n");
 	}
 	printf("# speed: %.1f M scheduling points in %.1f s: %.2f M points per host second\n",

@@ -1,9 +1,10 @@
 #!/bin/sh
 # tlbgen-bench seed000 --mode virtual: deterministic through the CLI, no
 # oracle violation, the tlb_gen line moves less under v6.0 than v5.17, no
-# change between the policies at 1 and 5 threads (the mean of seeds 1..5 of
-# 20 ms cells: one seed at 5 threads is one trajectory, and settles in a
-# faster or a slower regime by the seed); tlb_flush1's two flushes
+# change between the policies at 1 and 5 threads (the default: each row the
+# mean over seeds until the change's standard error is at most 0.5 points;
+# one seed at 5 threads is one trajectory, and settles in a faster or a
+# slower regime by the seed); tlb_flush1's two flushes
 # per op on 15 pages in 16 (madvise, and wp_page_copy() over the read-only
 # PTE fault-around left): 1.9375 per op; the MESI account by line kind;
 # bad options exit 2.
@@ -55,14 +56,21 @@ END {
 	if (seen != 2) { print "FAIL: " seen + 0 " by-kind lines with flush_tlb_info, want 2"; bad = 1 }
 	exit bad
 }' "$tmp/out1" || fail=1
-"$bench" seed000 --mode virtual --threads 1,5 --runs 5 --no-out >"$tmp/mean" 2>&1 ||
-	{ echo "FAIL: --threads 1,5 --runs 5 exit $?"; cat "$tmp/mean"; fail=1; }
+"$bench" seed000 --mode virtual --threads 1,5 --no-out >"$tmp/mean" 2>&1 ||
+	{ echo "FAIL: --threads 1,5 exit $?"; cat "$tmp/mean"; fail=1; }
 cat "$tmp/mean"
+# Columns: threads base +patch change se seeds. One thread: every seed the
+# same: the first 120 seeds (120 CPU-runs) and no spread. Five threads: 24
+# seeds first (120 CPU-runs), and more while the spread is wide, 128 at most.
 awk '
 /^[0-9]/ {
 	rows++
 	chg = $4; sub(/%/, "", chg); chg += 0
 	if (chg > 3 || chg < -3) { print "FAIL: mean change " $4 " at " $1 " threads"; bad = 1 }
+	if ($1 == 1 && ($5 != "0.0" || $6 != 120)) { print "FAIL: 1 thread: se " $5 ", " $6 " seeds"; bad = 1 }
+	if ($1 == 5 && ($6 < 24 || $6 > 128 || ($5 > 0.5 && $6 != 128))) {
+		print "FAIL: 5 threads: se " $5 " after " $6 " seeds"; bad = 1
+	}
 }
 END { if (rows != 2) { print "FAIL: " rows " mean rows, want 2"; bad = 1 }; exit bad }' "$tmp/mean" || fail=1
 # --check-host runs the threaded mode too: every program must stay an
@@ -79,8 +87,9 @@ n=$(grep -cE '^v(5\.17|6\.0) +[12] +[0-9]+ +[0-9]+ +[-+][0-9.]+% +[0-9]+\.\.[0-9
 # has nothing to contend with, so every seed gives both policies the same.
 "$bench" seed000 --mode virtual --threads 1 --ms 1 --runs 2 --no-out >"$tmp/runs" 2>&1 ||
 	{ echo "FAIL: --runs 2 exit $?"; cat "$tmp/runs"; fail=1; }
-grep -q '^# seed 000: .*mean of 2 runs, seeds 1\.\.2$' "$tmp/runs" ||
-	{ echo "FAIL: --runs 2: no 'mean of 2 runs' header"; cat "$tmp/runs"; fail=1; }
+grep -q '^# seed 000: .*mean of 2 runs, seeds 1\.\.2$' "$tmp/runs" &&
+	grep -qE '^1 +[0-9]+ +[0-9]+ +\+0\.0% +0\.0 +2 ' "$tmp/runs" ||
+	{ echo "FAIL: --runs 2: no 'mean of 2 runs' header or no 2-seed row"; cat "$tmp/runs"; fail=1; }
 grep -q '^# change per seed, lowest..highest: 1: +0\.0\.\.+0\.0%$' "$tmp/runs" ||
 	{ echo "FAIL: --runs 2: 1 thread changes between policies"; cat "$tmp/runs"; fail=1; }
 # The seed's first table ran with PTI off, its second (--columns 4) with
@@ -95,7 +104,7 @@ for c in "2 skylake-56" "4 skylake-56-pti" "4 skx-2s-80"; do
 		{ echo "FAIL: --columns $1 $m: machine is not $2"; cat "$tmp/m"; fail=1; }
 done
 for args in "--machine nosuch" "--machine skylake-56:mhz=0" "--columns 3" "--ms 0" "--threads 0" \
-	"--runs 0" "--runs 17"; do
+	"--runs 0" "--runs 129" "--runs autox" "--warmup 1001" "--warmup -1"; do
 	# shellcheck disable=SC2086
 	"$bench" seed000 --mode virtual $args >/dev/null 2>&1
 	rc=$?
