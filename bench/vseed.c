@@ -222,6 +222,7 @@ struct vprog {
 	uint64_t snap_at[2];
 	unsigned int snaps;	/* reads taken */
 	struct snap {
+		uint64_t clock;			/* the reader's virtual clock */
 		unsigned long *ops, *nested;	/* per CPU */
 		struct tlbgen_vtime_stats st;
 		uint64_t flushes[TLBGEN_STAT_NR];
@@ -229,10 +230,11 @@ struct vprog {
 };
 
 /* Read every CPU's counters into the next snapshot. */
-static void take_snap(struct tlbgen_system *sys, struct vprog *p)
+static void take_snap(struct tlbgen_system *sys, struct vprog *p, uint64_t now)
 {
 	struct snap *s = &p->snap[p->snaps++];
 
+	s->clock = now;
 	memcpy(s->ops, p->ops, p->threads * sizeof(*p->ops));
 	memcpy(s->nested, p->env.nested, p->threads * sizeof(*p->env.nested));
 	s->st.sz = sizeof(s->st);
@@ -272,7 +274,7 @@ static int tlb_flush1_thread(struct tlbgen_system *sys, unsigned int cpu, void *
 			p->ops[cpu]++;
 		while (!err && p->snaps < 2 && !tlbgen_vtime__now(sys, cpu, &now) &&
 		       now >= p->snap_at[p->snaps])
-			take_snap(sys, p);
+			take_snap(sys, p, now);
 	}
 	return err;
 }
@@ -362,13 +364,21 @@ static int run_cell(const struct tlbgen_machine *m, const char *profile, unsigne
 		total += b->ops[c] - a->ops[c];
 		nested += b->nested[c] - a->nested[c];
 	}
+	/* One op that ends past both reads leaves a window with nothing in
+	 * it: a cell shorter than an op. */
+	if (!err && (!total || b->clock <= a->clock)) {
+		fprintf(stderr, "tlbgen-bench: %u threads: no op ended inside the %g ms window; "
+				"raise --ms\n", threads, ms);
+		err = -ERANGE;
+	}
 	if (!err) {
 		uint64_t fl = b->flushes[TLBGEN_STAT_FLUSH_INITIATED] -
 			      a->flushes[TLBGEN_STAT_FLUSH_INITIATED];
 		struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
 
 		out->nested_pct = total ? 100.0 * nested / total : 0;
-		out->ops_per_s = total / (ms / 1000.0);
+		/* Over the reads' own clocks: each is a little past its mark. */
+		out->ops_per_s = total / ((b->clock - a->clock) / (m->mhz * 1e6));
 		out->flushes_per_op = total ? (double)fl / total : 0;
 		for (unsigned int k = 0; k < TLBGEN_VT_TIME_NR; k++)
 			out->us_per_op[k] = total ? (b->st.time[k] - a->st.time[k]) /
@@ -490,7 +500,7 @@ static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *
 			row->hi = chg;
 		sum += chg;
 		sum2 += chg * chg;
-		/* The sample variance of the changes, over n, the seeds so far. */
+		/* n + 1 changes so far: their sample variance (divisor n) over n + 1. */
 		row->se = n ? sqrt(fmax(sum2 - sum * sum / (n + 1), 0) / n / (n + 1)) : NAN;
 	}
 	row->seeds = n;
@@ -779,9 +789,10 @@ static void usage(FILE *f)
 		"  no mm->tlb_gen), run with PTI on: default machine skylake-56-pti. --ms:\n"
 		"  virtual milliseconds measured per cell (default 5), after --warmup's (default\n"
 		"  2), as will-it-scale leaves its warmup out. --runs: each row the mean over\n"
-		"  seeds from --seed on; auto (default): 4 to 128 seeds, until the change's\n"
-		"  standard error is at most 0.5 points (at a few threads one seed's run locks\n"
-		"  into a faster or slower pattern); R: exactly R seeds. --check-host:\n"
+		"  seeds from --seed on; auto (default): from 4 seeds, or as many as make 120\n"
+		"  CPU-runs, to 128, until the standard error of the mean per-seed change (se)\n"
+		"  is at most 0.5 points (at a few threads one seed's run locks into a faster\n"
+		"  or slower pattern); R: exactly R seeds. --check-host (only --seed applies):\n"
 		"  the virtual mode on the host's measured model against the threaded mode doing\n"
 		"  the same work, 1 and 2 threads, 5 rounds each, every round on a host model\n"
 		"  measured just before it.\n");
@@ -806,10 +817,11 @@ int bench_vseed_main(int argc, char **argv)
 	const char *machine = NULL;
 	uint64_t points = 0;
 	double t0 = (bench_now_ns() / 1e9);
-	char desc[512];
-	int opt, bad = 0;
+	char desc[512], runs_s[16];
+	int opt, bad = 0, table_opts = 0;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		table_opts += opt != 'H' && opt != 's' && opt != 'M' && opt != 'h';
 		switch (opt) {
 		case 'M':
 			if (strcmp(optarg, "virtual")) {
@@ -829,10 +841,13 @@ int bench_vseed_main(int argc, char **argv)
 		case 's': bad |= bench_parse_ulong("--seed", optarg, 1, ~0UL, &seed) != 0; break;
 		case 't': bad |= bench_parse_cpu_list("--threads", optarg, threads, 64, &nt) != 0; break;
 		case 'r':
-			if (strcmp(optarg, "auto"))
-				bad |= bench_parse_uint("--runs", optarg, 1, ROW_MAX_SEEDS, &runs) != 0;
-			else
+			if (!strcmp(optarg, "auto"))
 				runs = 0;
+			else if (bench_parse_uint("--runs", optarg, 1, ROW_MAX_SEEDS, &runs)) {
+				fprintf(stderr, "tlbgen-bench: --runs: 'auto' or 1..%u\n",
+					ROW_MAX_SEEDS);
+				bad = 1;
+			}
 			break;
 		case 'w': bad |= bench_parse_uint("--warmup", optarg, 0, 1000, &warm) != 0; break;
 		case 'H': host = true; break;
@@ -842,6 +857,11 @@ int bench_vseed_main(int argc, char **argv)
 	}
 	if (bad || optind != argc) {
 		usage(stderr);
+		return 2;
+	}
+	/* The host check has its own rounds and cells: only --seed applies. */
+	if (host && table_opts) {
+		fprintf(stderr, "tlbgen-bench: --check-host takes only --seed\n");
 		return 2;
 	}
 	if (host)
@@ -866,7 +886,12 @@ int bench_vseed_main(int argc, char **argv)
 	bench_meta_param("machine", json_string(desc));
 	bench_meta_param("ms_per_cell", json_integer(ms));
 	bench_meta_param("warmup_ms", json_integer(warm));
-	bench_meta_param("runs", runs ? json_integer(runs) : json_string("auto"));
+	snprintf(runs_s, sizeof(runs_s), "%u", runs);
+	bench_meta_param("runs", json_string(runs ? runs_s : "auto"));
+	bench_meta_param("row_se_pct", json_real(ROW_SE_PCT));
+	bench_meta_param("row_min_seeds", json_integer(ROW_MIN_SEEDS));
+	bench_meta_param("row_min_cpus", json_integer(ROW_MIN_CPUS));
+	bench_meta_param("row_max_seeds", json_integer(ROW_MAX_SEEDS));
 	printf("# seed 000: will-it-scale tlb_flush1_threads in virtual time, %u ms per cell after "
 	       "a %u ms warmup, ", ms, warm);
 	if (!runs)
@@ -919,7 +944,7 @@ int bench_vseed_main(int argc, char **argv)
 		if (isnan(row[i].se))
 			printf(" %5s", "-");
 		else
-			printf(" %5.1f", row[i].se);
+			printf(" %5.2f", row[i].se);
 		printf(" %5u", row[i].seeds);
 		for (unsigned int k = 0; k < columns; k++)
 			printf(" %12.0f", seedv[k]);
@@ -938,6 +963,13 @@ int bench_vseed_main(int argc, char **argv)
 				     "lower", pa, c[k].xfers_per_flush[TLBGEN_LINE_MM_TLB_GEN]);
 			bench_metric("violations", "violations", "lower", pa, (double)c[k].violations);
 			bench_metric("seeds", "runs averaged", NULL, pa, row[i].seeds);
+			if (k == 1) {
+				bench_metric("change_pct", "% against base", "higher", pa,
+					     bench_pct(c[1].ops_per_s, c[0].ops_per_s));
+				bench_metric("change_se_pct", "points", NULL, pa, row[i].se);
+				bench_metric("change_lo_pct", "% (lowest seed)", NULL, pa, row[i].lo);
+				bench_metric("change_hi_pct", "% (highest seed)", NULL, pa, row[i].hi);
+			}
 			bench_metric("flushes_per_op", "flush_tlb_mm_range() calls/op", NULL, pa,
 				     c[k].flushes_per_op);
 			bench_metric("nested_full_flush_pct", "% of madvise flushes", NULL, pa,

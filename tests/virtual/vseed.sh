@@ -13,7 +13,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 for i in 1 2; do
-	"$bench" seed000 --mode virtual --threads 1,5,55 --ms 1 --seed 2 --no-out >"$tmp/out$i" 2>"$tmp/err$i" ||
+	"$bench" seed000 --mode virtual --threads 1,5,55 --ms 5 --seed 2 --runs 1 --no-out >"$tmp/out$i" 2>"$tmp/err$i" ||
 		{ echo "FAIL: run $i exit $?"; cat "$tmp/err$i"; exit 1; }
 	grep -v '^# speed' "$tmp/out$i" >"$tmp/det$i"
 done
@@ -67,17 +67,35 @@ awk '
 	rows++
 	chg = $4; sub(/%/, "", chg); chg += 0
 	if (chg > 3 || chg < -3) { print "FAIL: mean change " $4 " at " $1 " threads"; bad = 1 }
-	if ($1 == 1 && ($5 != "0.0" || $6 != 120)) { print "FAIL: 1 thread: se " $5 ", " $6 " seeds"; bad = 1 }
-	if ($1 == 5 && ($6 < 24 || $6 > 128 || ($5 > 0.5 && $6 != 128))) {
-		print "FAIL: 5 threads: se " $5 " after " $6 " seeds"; bad = 1
+	if ($1 == 1 && ($5 + 0 != 0 || $6 != 120)) { print "FAIL: 1 thread: se " $5 ", " $6 " seeds"; bad = 1 }
+	if ($1 == 5) {
+		se5 = $5 + 0; n5 = $6 + 0
+		if (n5 < 24 || n5 > 128 || (se5 > 0.5 && n5 != 128)) {
+			print "FAIL: 5 threads: se " $5 " after " $6 " seeds"; bad = 1
+		}
 	}
 }
-END { if (rows != 2) { print "FAIL: " rows " mean rows, want 2"; bad = 1 }; exit bad }' "$tmp/mean" || fail=1
+# A standard error that the range of the seeds bounds: the sample SD of n values
+# with range R lies in R / sqrt(2 (n - 1)) .. R / 2 * sqrt(n / (n - 1)), so
+# se is within R / sqrt(2 n (n - 1)) .. R / 2 / sqrt(n - 1).
+/^# change per seed/ {
+	for (i = 1; i <= NF; i++)
+		if ($i == "5:") { r = $(i + 1); sub(/%/, "", r); split(r, lh, /\.\./) }
+}
+END {
+	if (rows != 2) { print "FAIL: " rows " mean rows, want 2"; bad = 1 }
+	R = lh[2] - lh[1]
+	if (n5 > 1 && (R <= 0 || se5 > R / 2 / sqrt(n5 - 1) + 0.005 ||
+		       se5 < R / sqrt(2 * n5 * (n5 - 1)) - 0.005)) {
+		print "FAIL: 5 threads: se " se5 " against the seeds range " lh[1] ".." lh[2]; bad = 1
+	}
+	exit bad
+}' "$tmp/mean" || fail=1
 # --check-host runs the threaded mode too: every program must stay an
 # IRQ-enabled CPU until all stopped, or a CPU waits forever for a joined
 # one's acknowledgement. Only completion and the rows are checked here; the
 # +-25% verdict depends on the host's load.
-timeout 120 "$bench" seed000 --mode virtual --check-host --ms 20 --no-out >"$tmp/host" 2>&1
+timeout 120 "$bench" seed000 --mode virtual --check-host --no-out >"$tmp/host" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: --check-host exit $rc"; cat "$tmp/host"; fail=1; }
 # Each row ends with the range of the rounds' measured transfer costs.
@@ -88,7 +106,7 @@ n=$(grep -cE '^v(5\.17|6\.0) +[12] +[0-9]+ +[0-9]+ +[-+][0-9.]+% +[0-9]+\.\.[0-9
 "$bench" seed000 --mode virtual --threads 1 --ms 1 --runs 2 --no-out >"$tmp/runs" 2>&1 ||
 	{ echo "FAIL: --runs 2 exit $?"; cat "$tmp/runs"; fail=1; }
 grep -q '^# seed 000: .*mean of 2 runs, seeds 1\.\.2$' "$tmp/runs" &&
-	grep -qE '^1 +[0-9]+ +[0-9]+ +\+0\.0% +0\.0 +2 ' "$tmp/runs" ||
+	grep -qE '^1 +[0-9]+ +[0-9]+ +\+0\.0% +0\.00 +2 ' "$tmp/runs" ||
 	{ echo "FAIL: --runs 2: no 'mean of 2 runs' header or no 2-seed row"; cat "$tmp/runs"; fail=1; }
 grep -q '^# change per seed, lowest..highest: 1: +0\.0\.\.+0\.0%$' "$tmp/runs" ||
 	{ echo "FAIL: --runs 2: 1 thread changes between policies"; cat "$tmp/runs"; fail=1; }
@@ -98,17 +116,24 @@ for c in "2 skylake-56" "4 skylake-56-pti" "4 skx-2s-80"; do
 	set -- $c
 	m=; [ "$2" = skx-2s-80 ] && m="--machine skx-2s-80"
 	# shellcheck disable=SC2086
-	"$bench" seed000 --mode virtual --columns "$1" --threads 1 --ms 1 $m --no-out >"$tmp/m" 2>&1 ||
+	"$bench" seed000 --mode virtual --columns "$1" --threads 1 --ms 1 --runs 1 $m --no-out >"$tmp/m" 2>&1 ||
 		{ echo "FAIL: --columns $1 $m exit $?"; cat "$tmp/m"; fail=1; }
 	grep -q "^# machine $2:" "$tmp/m" ||
 		{ echo "FAIL: --columns $1 $m: machine is not $2"; cat "$tmp/m"; fail=1; }
 done
 for args in "--machine nosuch" "--machine skylake-56:mhz=0" "--columns 3" "--ms 0" "--threads 0" \
-	"--runs 0" "--runs 129" "--runs autox" "--warmup 1001" "--warmup -1"; do
+	"--runs 0" "--runs 129" "--runs autox" "--warmup 1001" "--warmup -1" "--check-host --ms 20" \
+	"--check-host --runs 2"; do
 	# shellcheck disable=SC2086
 	"$bench" seed000 --mode virtual $args >/dev/null 2>&1
 	rc=$?
 	[ $rc -eq 2 ] || { echo "FAIL: seed000 --mode virtual $args: exit $rc, want 2"; fail=1; }
 done
+# A cell shorter than one op has nothing to measure: said, and exit 1.
+"$bench" seed000 --mode virtual --machine skylake-56:mhz=100,page_fault=100000 --threads 1 \
+	--ms 1 --warmup 1 --runs 1 --no-out >/dev/null 2>"$tmp/short"
+rc=$?
+{ [ $rc -eq 1 ] && grep -q 'no op ended inside the 1 ms window' "$tmp/short"; } ||
+	{ echo "FAIL: a window shorter than an op: exit $rc"; cat "$tmp/short"; fail=1; }
 [ $fail -eq 0 ] && echo "ok"
 exit $fail
