@@ -476,13 +476,12 @@ static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *
 		     unsigned int columns, unsigned int threads, double warm_ms, double ms,
 		     uint64_t seed, unsigned int runs, struct cell *out, struct row *row)
 {
-	double sum = 0, sum2 = 0;
+	double chg[ROW_MAX_SEEDS], mean, sd;
 	unsigned int n;
 
 	memset(out, 0, sizeof(*out) * columns);
 	for (n = 0; runs ? n < runs : n < ROW_MAX_SEEDS; n++) {
 		struct cell c[4];
-		double chg;
 
 		if (!runs && n >= row_min_seeds(threads) && row->se <= ROW_SE_PCT)
 			break;
@@ -493,15 +492,13 @@ static int run_cells(const struct tlbgen_machine *m, const struct bench_policy *
 				return err;
 			cell_add(&out[k], &c[k], 1);
 		}
-		chg = bench_pct(c[1].ops_per_s, c[0].ops_per_s);
-		if (!n || chg < row->lo)
-			row->lo = chg;
-		if (!n || chg > row->hi)
-			row->hi = chg;
-		sum += chg;
-		sum2 += chg * chg;
-		/* n + 1 changes so far: their sample variance (divisor n) over n + 1. */
-		row->se = n ? sqrt(fmax(sum2 - sum * sum / (n + 1), 0) / n / (n + 1)) : NAN;
+		chg[n] = bench_pct(c[1].ops_per_s, c[0].ops_per_s);
+		if (!n || chg[n] < row->lo)
+			row->lo = chg[n];
+		if (!n || chg[n] > row->hi)
+			row->hi = chg[n];
+		bench_mean_sd(chg, n + 1, &mean, &sd);
+		row->se = n ? sd / sqrt(n + 1) : NAN;
 	}
 	row->seeds = n;
 	for (unsigned int k = 0; k < columns; k++) {
