@@ -105,7 +105,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	struct tlbgen_system *sys;
 	int err;
 
-	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, invlpgb_count_max))
+	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, no_pcid))
 		return -EINVAL;
 	TLBGEN_OPTS_COPY(&o, opts);
 	if (!o.nr_cpus)
@@ -212,6 +212,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 			goto fail;
 	}
 	sys->invlpgb = o.invlpgb;
+	sys->no_pcid = o.no_pcid;
 	if (o.invlpgb) {
 		err = tlbgen__global_asid_init(sys, o.global_asids, o.invlpgb_count_max);
 		if (err)

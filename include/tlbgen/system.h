@@ -85,6 +85,14 @@ struct tlbgen_system_opts {
 	 * covers; 0 = 8 (an assumption: the value is per part), else 1 .. 65536.
 	 * Only with invlpgb. */
 	unsigned int invlpgb_count_max;
+	/*
+	 * The machine lacks PCID (X86_FEATURE_PCID clear, or booted with
+	 * "nopcid"): choose_new_asid() always takes ASID 0 and flushes, so
+	 * every switch_mm_irqs_off() to another mm reloads CR3 with a flush.
+	 * False (the default) is a machine with PCID and the kernel's six
+	 * dynamic ASIDs per CPU.
+	 */
+	bool no_pcid;
 };
 
 /*

@@ -399,6 +399,7 @@ struct tlbgen_system {
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
 	bool invlpgb;				/* X86_FEATURE_INVLPGB (system opts) */
+	bool no_pcid;				/* !X86_FEATURE_PCID (system opts) */
 	struct tlbgen_global_asids gasid;	/* with invlpgb */
 };
 

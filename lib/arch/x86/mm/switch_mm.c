@@ -34,8 +34,16 @@ static void choose_new_asid(struct tlbgen_system *sys, struct tlbgen_cpu *c,
 			    bool *need_flush)
 {
 	struct tlbgen_tlb_state *ts = &c->tlbstate;
-	uint16_t global_asid = tlbgen__mm_global_asid(sys, next);
+	uint16_t global_asid;
 
+	/* Without PCID there is one address space: ASID 0, flushed on every
+	 * switch (10af6235e0d3, which introduced choose_new_asid()). */
+	if (sys->no_pcid) {
+		*new_asid = 0;
+		*need_flush = true;
+		return;
+	}
+	global_asid = tlbgen__mm_global_asid(sys, next);
 	/* be88a1dd6112: INVLPGB keeps a global ASID up to date everywhere. */
 	if (global_asid) {
 		*new_asid = global_asid;
