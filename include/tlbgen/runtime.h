@@ -94,16 +94,22 @@ typedef int (*tlbgen_cpu_fn)(struct tlbgen_system *sys, unsigned int cpu, void *
  * and then the idle loop (servicing IPIs, sleeping when there are none)
  * until tlbgen_cpu__join(). fn == NULL: just the idle loop, e.g. a CPU that
  * is in an mm's cpumask but runs something else.
- * Errors: -EINVAL (NULL sys, cpu out of range, stepped system), -EBUSY (the
- * CPU is attached or already spawned), -EAGAIN (no thread could be created).
- * Thread-safe.
+ * In virtual mode (tlbgen/vtime.h) and stepped mode (tlbgen/stepped.h,
+ * tlbgen_stepped__run(); fn must not be NULL) no thread is created: fn
+ * runs as a coroutine of the calling thread when the system is run.
+ * Errors: -EINVAL (NULL sys, cpu out of range, stepped with fn NULL),
+ * -EBUSY (the CPU is attached or already has a program), -EAGAIN (no
+ * thread could be created), -ENOMEM. Thread-safe.
  */
 TLBGEN_API int tlbgen_cpu__spawn(struct tlbgen_system *sys, unsigned int cpu,
 				 tlbgen_cpu_fn fn, void *arg);
 
 /*
  * tlbgen_cpu__should_stop - 1 once tlbgen_cpu__join() has been called for
- * `cpu`, else 0; for loops in a spawned callback. -EINVAL. Thread-safe.
+ * `cpu`, else 0; for loops in a spawned callback. In virtual mode 1 once
+ * the CPU's clock reached the run's deadline; in stepped mode a point
+ * where the scheduler may run another CPU first, then 1 once the run's
+ * steps are taken. -EINVAL. Thread-safe.
  */
 TLBGEN_API int tlbgen_cpu__should_stop(const struct tlbgen_system *sys, unsigned int cpu);
 

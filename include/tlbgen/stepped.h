@@ -48,6 +48,24 @@ TLBGEN_API int tlbgen_step(struct tlbgen_system *sys);
  */
 TLBGEN_API int tlbgen_run_until_idle(struct tlbgen_system *sys);
 
+/*
+ * tlbgen_stepped__run - run the programs of a stepped system
+ * (tlbgen_cpu__spawn() gives CPU n a program: a coroutine on this thread)
+ * for `steps` steps, then let them finish. Each step the seeded scheduler
+ * picks uniformly among the CPUs with an IPI pending (delivered as
+ * tlbgen_deliver() does) and the programs that can run, and resumes the
+ * one picked until it yields: at tlbgen_cpu__should_stop() (the top of
+ * its loop), in csd_lock_wait() until its targets answered (a flush
+ * returns when it is complete, as in the kernel), or asleep
+ * (tlbgen/workload.h). Once `steps` are taken tlbgen_cpu__should_stop()
+ * returns 1 and sleepers wake; the run goes on until every program
+ * returned and nothing is pending. Same seed, same programs: same run.
+ * Returns 0, or -EINVAL (not a stepped system), -EBUSY (called from a
+ * program), -EDEADLK (programs left that can neither run nor be
+ * answered), -ENOMEM. Not thread-safe against other calls on the system.
+ */
+TLBGEN_API int tlbgen_stepped__run(struct tlbgen_system *sys, uint64_t steps);
+
 /* tlbgen_cpu__is_waiting - 1 if `cpu` waits for acknowledgements, else 0. */
 TLBGEN_API int tlbgen_cpu__is_waiting(const struct tlbgen_system *sys, unsigned int cpu);
 

@@ -24,4 +24,5 @@
 #include <tlbgen/fault.h>
 #include <tlbgen/machine.h>
 #include <tlbgen/vtime.h>
+#include <tlbgen/workload.h>
 #endif

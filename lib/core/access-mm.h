@@ -43,6 +43,32 @@ static inline void tlbgen__mm_unpin(struct tlbgen_mm *mm)
 	atomic_fetch_sub_explicit(&mm->inflight, 1, memory_order_release);
 }
 
+/* ---- kernel words of the workload layer (core/kword.h) --------------------------- */
+
+/* atomic_long_add_return() on a kernel word: a locked RMW, a full barrier.
+ * The value is taken when the access issues; its cost (virtual time)
+ * follows. */
+static inline long tlbgen__kword_add(struct tlbgen_system *sys, unsigned int cpu,
+				     struct tlbgen_kword *w, long d)
+{
+	long v = atomic_fetch_add_explicit(&w->val, d, memory_order_seq_cst) + d;
+
+	if (unlikely(sys->exec) && sys->exec->kword)
+		sys->exec->kword(sys, cpu, w, true);
+	return v;
+}
+
+/* atomic_long_read() of a kernel word, as the access issues. */
+static inline long tlbgen__kword_read(struct tlbgen_system *sys, unsigned int cpu,
+				      struct tlbgen_kword *w)
+{
+	long v = atomic_load_explicit(&w->val, memory_order_seq_cst);
+
+	if (unlikely(sys->exec) && sys->exec->kword)
+		sys->exec->kword(sys, cpu, w, false);
+	return v;
+}
+
 /* ---- cpu_tlbstate.loaded_mm_asid, this CPU's side ------------------------------------ */
 
 /* this_cpu_write(cpu_tlbstate.loaded_mm_asid): finish_asid_transition()

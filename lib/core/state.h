@@ -22,6 +22,7 @@
 #include "../base/compiler.h"
 #include "../base/cpumask.h"
 #include "../base/rankmap.h"
+#include "kword.h"
 #include "profile.h"
 
 #define TLBGEN_SYS_MAGIC	0x544c4253u	/* "TLBS" */
@@ -234,6 +235,11 @@ struct tlbgen_mm {
 	 * events as tlb_flush_batched, so it dirties no other line */
 	atomic_int inflight;
 
+	/* mm->mmap_lock and mm->tlb_flush_pending (the workload layer's,
+	 * lib/workload/): lines every thread of the mm RMWs */
+	struct tlbgen_rwsem mmap_lock;
+	struct tlbgen_kword tlb_flush_pending;
+
 	/* mm_cpumask: the cpu_bitmap[] at the end of mm_struct */
 	atomic_ulong cpu_bitmap[] __cacheline_aligned;
 };
@@ -304,6 +310,10 @@ struct tlbgen_exec_hooks {
 	void (*fence)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why);
 	/* should_flush_tlb() on `cpu` decided not to IPI `target`. */
 	void (*ipi_skipped)(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
+	/* `cpu` reads (write false) or RMWs a struct tlbgen_kword: its cost,
+	 * with IRQs on (may be NULL). */
+	void (*kword)(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
+		      bool write);
 };
 
 /*

@@ -48,6 +48,10 @@ int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct t
 	mm->context.ctx_id = atomic_fetch_add(&sys->last_mm_ctx_id, 1) + 1;
 	atomic_init(&mm->context.tlb_gen, 0);
 	atomic_init(&mm->context.next_trim_cpumask, tlbgen__jiffies(sys) + tlbgen__hz(sys));
+	mm->mmap_lock.count.last = -1;
+	mm->mmap_lock.writer = -1;
+	atomic_flag_clear(&mm->mmap_lock.wait_lock);
+	mm->tlb_flush_pending.last = -1;
 	mm->priv.magic = TLBGEN_MM_MAGIC;
 	mm->priv.sys = sys;
 	mm->priv.nr_pages = nr_pages;
@@ -58,6 +62,9 @@ int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct t
 void tlbgen__mm_free(struct tlbgen_mm *mm)
 {
 	mm->priv.magic = 0;
+	free(mm->mmap_lock.q);
+	free(mm->mmap_lock.q_write);
+	free(mm->mmap_lock.granted);
 	free(mm->priv.ptes);
 	free(mm->priv.stats);
 	tlbgen__free_node(mm);

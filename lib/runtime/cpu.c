@@ -11,12 +11,18 @@
 #include "../core/irqflags.h"
 #include "../core/this_cpu.h"
 #include "runtime.h"
+#include "sprog.h"
 #include "virtual.h"
 
 static bool virtual_valid(const struct tlbgen_system *sys, unsigned int cpu)
 {
 	return tlbgen__sys_valid(sys) && cpu < sys->nr_cpus && sys->mode == TLBGEN_MODE_VIRTUAL &&
 	       sys->rt;
+}
+
+static bool stepped_valid(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	return tlbgen__sys_valid(sys) && cpu < sys->nr_cpus && sys->mode == TLBGEN_MODE_STEPPED;
 }
 
 static bool threaded_valid(const struct tlbgen_system *sys, unsigned int cpu)
@@ -148,6 +154,8 @@ TLBGEN_API int tlbgen_cpu__spawn(struct tlbgen_system *sys, unsigned int cpu, tl
 
 	if (virtual_valid(sys, cpu))
 		return tlbgen__vt_spawn(sys, cpu, fn, arg);
+	if (stepped_valid(sys, cpu))
+		return tlbgen__sprog_spawn(sys, cpu, fn, arg);
 	if (!threaded_valid(sys, cpu))
 		return -EINVAL;
 	r = rtc(sys, cpu);
@@ -171,6 +179,8 @@ TLBGEN_API int tlbgen_cpu__should_stop(const struct tlbgen_system *sys, unsigned
 {
 	if (virtual_valid(sys, cpu))
 		return tlbgen__vt_should_stop(sys, cpu);
+	if (stepped_valid(sys, cpu))
+		return tlbgen__sprog_should_stop((struct tlbgen_system *)sys, cpu);
 	if (!threaded_valid(sys, cpu))
 		return -EINVAL;
 	return atomic_load_explicit(&rtc(sys, cpu)->stop, memory_order_acquire);
@@ -182,6 +192,8 @@ TLBGEN_API int tlbgen_cpu__join(struct tlbgen_system *sys, unsigned int cpu, int
 
 	if (virtual_valid(sys, cpu))
 		return tlbgen__vt_join(sys, cpu, ret);
+	if (stepped_valid(sys, cpu))
+		return tlbgen__sprog_join(sys, cpu, ret);
 	if (!threaded_valid(sys, cpu))
 		return -EINVAL;
 	r = rtc(sys, cpu);

@@ -7,12 +7,14 @@
  * when the last target unlocks its csd.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../base/prandom.h"
 #include "../core/check.h"
 #include "../kernel/smp.h"
 #include "runtime.h"
+#include "sprog.h"
 
 static void stepped_send_ipi(struct tlbgen_system *sys, unsigned int from, unsigned int target)
 {
@@ -60,6 +62,9 @@ static void stepped_wait(struct tlbgen_system *sys, unsigned int cpu)
 	}
 	c->priv.waiting = true;
 	atomic_fetch_add(&sys->waiting_cpus, 1);
+	/* A program (runtime/sprog.c) spins in csd_lock_wait(): others run. */
+	if (tlbgen__sprog_running(sys, cpu))
+		tlbgen__sprog_wait(sys, cpu);
 }
 
 /*
@@ -102,6 +107,7 @@ static int stepped_create(struct tlbgen_system *sys)
 
 const struct tlbgen_transport tlbgen__stepped_transport = {
 	.create = stepped_create,
+	.destroy = tlbgen__sprog_free,
 	.send_ipi = stepped_send_ipi,
 	.wait = stepped_wait,
 	.csd_queued = stepped_csd_queued,
@@ -373,4 +379,53 @@ TLBGEN_API int tlbgen_cpu__ipi_pending(const struct tlbgen_system *sys, unsigned
 	int err = stepped_check(sys, cpu);
 
 	return err ? err : tlbgen__rankmap_test(&sys->ipi_pending, cpu);
+}
+
+/*
+ * Programs (runtime/sprog.c): each step picks uniformly among the CPUs
+ * with an IPI pending and the programs that can run. The candidates are
+ * listed pending CPUs first, then programs, both in CPU order, so a seed
+ * replays the same run.
+ */
+TLBGEN_API int tlbgen_stepped__run(struct tlbgen_system *sys, uint64_t steps)
+{
+	unsigned int *cand;
+	uint64_t done = 0;
+	int err;
+
+	if (!tlbgen__sys_valid(sys) || sys->mode != TLBGEN_MODE_STEPPED)
+		return -EINVAL;
+	err = tlbgen__sprog_begin(sys);
+	if (err)
+		return err < 0 ? err : 0;
+	cand = calloc(2 * (size_t)sys->nr_cpus, sizeof(*cand));
+	if (!cand)
+		return -ENOMEM;
+	for (;;) {
+		unsigned int n = 0, np, pick;
+		bool busy;
+
+		for (unsigned int c = 0; c < sys->nr_cpus; c++)
+			if (tlbgen__rankmap_test(&sys->ipi_pending, c))
+				cand[n++] = c;
+		np = tlbgen__sprog_runnable(sys, done >= steps, cand + n, &busy);
+		for (unsigned int i = n; i < n + np; i++)
+			cand[i] += sys->nr_cpus;
+		n += np;
+		if (!n) {
+			err = busy ? -EDEADLK : 0;
+			break;
+		}
+		pick = cand[stepped_rand(sys) % n];
+		done++;
+		if (pick < sys->nr_cpus) {
+			stepped_deliver(sys, pick, -1);
+			continue;
+		}
+		err = tlbgen__sprog_resume(sys, pick - sys->nr_cpus);
+		if (err)
+			break;
+	}
+	free(cand);
+	return err;
 }

@@ -134,6 +134,18 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 		tlbgen__vt_sb_check_read(vt, cpu, line, id);
 }
 
+static void vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles);
+
+/* A kernel word's access (runtime/vkword.c), spent with IRQs on. */
+static void vt_kword(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
+		     bool write)
+{
+	struct tlbgen_vt *vt = vt_of(sys);
+
+	if (cpu < sys->nr_cpus && cpu == vt->current)
+		vt_spend(vt, cpu, tlbgen__vt_kword_cost(sys, cpu, w, write));
+}
+
 static void vt_spend_hook(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles)
 {
 	struct tlbgen_vt *vt = vt_of(sys);
@@ -178,6 +190,7 @@ static const struct tlbgen_exec_hooks vt_hooks = {
 	.load = tlbgen__vt_sb_load,
 	.fence = vt_fence,
 	.ipi_skipped = tlbgen__vt_ipi_skipped,
+	.kword = vt_kword,
 };
 
 /* Work `cycles` with IRQs on; IPIs arriving meanwhile are taken on time. */
@@ -441,16 +454,6 @@ TLBGEN_API int tlbgen_vtime__run(struct tlbgen_system *sys, uint64_t until)
 			err = -EDEADLK;
 	}
 	return err;
-}
-
-TLBGEN_API int tlbgen_vtime__now(const struct tlbgen_system *sys, unsigned int cpu, uint64_t *out)
-{
-	const struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
-
-	if (!vt || cpu >= sys->nr_cpus || !out)
-		return -EINVAL;
-	*out = vt->v[cpu].clock;
-	return 0;
 }
 
 TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles)

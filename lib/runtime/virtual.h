@@ -121,6 +121,11 @@ void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigne
 struct tlbgen_vt *tlbgen__vt_valid(const struct tlbgen_system *sys);
 void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu);
 
+/* vkword.c: the cycles of a kernel word's access (core/kword.h) by the
+ * running CPU `cpu` (0 from the host), its line's state updated. */
+uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
+			       bool write);
+
 /* For runtime/cpu.c: spawn / should_stop / join on a virtual system. */
 int tlbgen__vt_spawn(struct tlbgen_system *sys, unsigned int cpu, tlbgen_cpu_fn fn, void *arg);
 int tlbgen__vt_should_stop(const struct tlbgen_system *sys, unsigned int cpu);

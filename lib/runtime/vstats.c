@@ -36,3 +36,13 @@ TLBGEN_API const char *tlbgen_vtime_time_name(enum tlbgen_vt_time kind)
 
 	return (unsigned int)kind < TLBGEN_VT_TIME_NR ? names[kind] : NULL;
 }
+
+TLBGEN_API int tlbgen_vtime__now(const struct tlbgen_system *sys, unsigned int cpu, uint64_t *out)
+{
+	const struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
+
+	if (!vt || cpu >= sys->nr_cpus || !out)
+		return -EINVAL;
+	*out = vt->v[cpu].clock;
+	return 0;
+}

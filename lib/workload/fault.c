@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/workload/fault.c - a user page fault, from the arch handler to the
+ * retried access: do_user_addr_fault() takes mmap_lock (or, for an
+ * anonymous VMA under per-VMA locking, lock_vma_under_rcu(), v6.4), and
+ * handle_mm_fault() maps the page as mm/memory.c does for the VMA's kind:
+ * do_read_fault() with do_fault_around(), do_anonymous_page(), and
+ * do_wp_page() -> wp_page_copy(), whose ptep_clear_flush() is the flush
+ * will-it-scale's private file tests pay on every write but a block's first.
+ */
+#include <errno.h>
+
+#include "wl-internal.h"
+
+#define PTE_PRESENT_RO	TLBGEN_PTEF_YOUNG
+#define PTE_WRITABLE	(TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG)
+
+/*
+ * do_fault_around(): the page-cache pages of the aligned block around
+ * `addr` whose PTEs are none, mapped read-only (filemap_map_pages()); the
+ * faulting page is among them.
+ */
+static int fault_around(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr)
+{
+	unsigned long block = wl->o.fault_around_pages;
+	unsigned long vpn = addr >> TLBGEN_PAGE_SHIFT, first = vpn & ~(block - 1);
+	int err = 0;
+
+	for (unsigned long p = first; !err && p < first + block && p < mm->priv.nr_pages; p++) {
+		unsigned long a = p << TLBGEN_PAGE_SHIFT;
+
+		if (!(tlbgen_pte__flags(mm, a) & TLBGEN_PTEF_NONE))
+			continue;
+		err = tlbgen_pte_set(wl->sys, cpu, mm, a, PTE_PRESENT_RO);
+		if (!err && p != vpn)
+			tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_FAULT_AROUND, 1);
+	}
+	return err;
+}
+
+/* wp_page_copy(): ptep_clear_flush() of the read-only PTE, then the copy. */
+static int wp_page_copy(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr)
+{
+	int err = tlbgen_pte_set(wl->sys, cpu, mm, addr, TLBGEN_PTEF_NONE);
+
+	tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_COW, 1);
+	if (!err)
+		err = tlbgen__wl_flush(wl, cpu, mm, addr, addr + TLBGEN_PAGE_SIZE, false);
+	return err ? err : tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_WRITABLE);
+}
+
+/* handle_mm_fault() for the PTE as it is now. */
+static int handle_fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr, unsigned int map, bool write)
+{
+	int pte = tlbgen_pte__flags(mm, addr);
+
+	if (pte < 0)
+		return pte;
+	if (pte & TLBGEN_PTEF_NONE) {
+		if (write)	/* do_anonymous_page(), do_cow_fault(), do_shared_fault() */
+			return tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_WRITABLE);
+		if (map & TLBGEN_MAP_FILE)
+			return fault_around(wl, cpu, mm, addr);
+		return tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_PRESENT_RO);	/* zero page */
+	}
+	if (!write || (pte & TLBGEN_PTEF_WRITE))
+		return 0;	/* present and sufficient: a spurious fault */
+	if ((map & (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED)) == (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED))
+		return tlbgen_pte_set(wl->sys, cpu, mm, addr, (unsigned int)pte | PTE_WRITABLE);
+	return wp_page_copy(wl, cpu, mm, addr);
+}
+
+TLBGEN_API int tlbgen_wl__fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+				unsigned long addr, unsigned int map, unsigned int flags)
+{
+	int err = tlbgen__wl_check_range(wl, cpu, mm, addr & ~(TLBGEN_PAGE_SIZE - 1),
+					 TLBGEN_PAGE_SIZE);
+	bool vma_lock;
+
+	if (err)
+		return err;
+	if ((map & ~(TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED)) || map == TLBGEN_MAP_SHARED ||
+	    (flags & ~TLBGEN_WL_FAULT_WRITE))
+		return -EINVAL;
+	vma_lock = wl->o.per_vma_lock && !(map & TLBGEN_MAP_FILE);
+	tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_FAULTS, 1);
+	if (!vma_lock)
+		err = tlbgen__wl_down_read(wl, cpu, mm);
+	if (!err)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_PAGE_FAULT);
+	if (!err)
+		err = handle_fault(wl, cpu, mm, addr, map, flags & TLBGEN_WL_FAULT_WRITE);
+	if (!err && !vma_lock)
+		err = tlbgen__wl_up_read(wl, cpu, mm);
+	if (!err) {
+		/* The retried access walks the page table and fills the TLB; no
+		 * simulated TLB without the oracle. */
+		err = tlbgen_access(wl->sys, cpu, addr);
+		err = err == -EOPNOTSUPP || err > 0 ? 0 : err;
+	}
+	return err;
+}

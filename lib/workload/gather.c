@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/workload/gather.c - the system calls that unmap: zap_page_range()
+ * under an mmu_gather (mm/mmu_gather.c) for madvise(MADV_DONTNEED) and
+ * munmap(), change_protection() for mprotect(), and MADV_PAGEOUT's reclaim
+ * through try_to_unmap() and the batched unmap (mm/rmap.c, mm/vmscan.c).
+ */
+#include <errno.h>
+
+#include "wl-internal.h"
+
+/*
+ * zap_pte_range() of [start, start + len) and tlb_finish_mmu(): the PTEs
+ * are cleared under the PTL (a zap's work for each that maps a page of its
+ * own: a dirty one), then the range is flushed - or, when another gather
+ * of the mm is in flight, mm_tlb_flush_nested() makes it the whole mm with
+ * freed_tables (7a30df49f63a), since that gather may have cleared PTEs it
+ * has not flushed yet. tlb_gather_mmu() raised mm->tlb_flush_pending
+ * before, and it drops after the flush.
+ */
+int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+			 unsigned long start, unsigned long len, bool free_tables)
+{
+	struct tlbgen_system *sys = wl->sys;
+	int err;
+	bool nested;
+
+	tlbgen__kword_add(sys, cpu, &mm->tlb_flush_pending, 1);
+	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_PTL);
+	for (unsigned long a = start; !err && a < start + len; a += TLBGEN_PAGE_SIZE) {
+		int pte = tlbgen_pte__flags(mm, a);
+
+		if (pte < 0 || (pte & TLBGEN_PTEF_NONE))
+			continue;
+		err = tlbgen_pte_set(sys, cpu, mm, a, TLBGEN_PTEF_NONE);
+		tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_ZAPS, 1);
+		if (!err && (pte & TLBGEN_PTEF_DIRTY))
+			err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
+	}
+	if (err)
+		return err;
+	nested = tlbgen__kword_read(sys, cpu, &mm->tlb_flush_pending) > 1;
+	tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_GATHERS, 1);
+	if (nested) {
+		tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_NESTED, 1);
+		err = tlbgen__wl_flush(wl, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL, true);
+	} else {
+		err = tlbgen__wl_flush(wl, cpu, mm, start, start + len, free_tables);
+	}
+	tlbgen__kword_add(sys, cpu, &mm->tlb_flush_pending, -1);
+	return err;
+}
+
+TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cpu,
+					   struct tlbgen_mm *mm, unsigned long start,
+					   unsigned long len)
+{
+	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
+
+	if (!err)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
+	if (!err)
+		err = tlbgen__wl_down_read(wl, cpu, mm);
+	if (err)
+		return err;	/* 1: the run ended while it slept on the lock */
+	err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, false);
+	return err ? err : tlbgen__wl_up_read(wl, cpu, mm);
+}
+
+TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+				 unsigned long start, unsigned long len, bool free_tables)
+{
+	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
+
+	if (!err)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
+	if (!err)
+		err = tlbgen__wl_down_write(wl, cpu, mm);
+	if (err)
+		return err;
+	err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, free_tables);
+	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
+}
+
+TLBGEN_API int tlbgen_wl__mmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm)
+{
+	int err = tlbgen__wl_check(wl, cpu);
+
+	if (!err && (!tlbgen__mm_valid(wl->sys, mm) || mm == wl->sys->init_mm))
+		err = -EINVAL;
+	if (!err)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
+	if (!err)
+		err = tlbgen__wl_down_write(wl, cpu, mm);
+	if (err)
+		return err;
+	/* The VMA's setup: no figure of its own, charged as a fault's work. */
+	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_PAGE_FAULT);
+	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
+}
+
+TLBGEN_API int tlbgen_wl__mprotect_ro(struct tlbgen_wl *wl, unsigned int cpu,
+				      struct tlbgen_mm *mm, unsigned long start,
+				      unsigned long len)
+{
+	struct tlbgen_system *sys = wl->sys;
+	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
+	bool changed = false;
+
+	if (!err)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
+	if (!err)
+		err = tlbgen__wl_down_write(wl, cpu, mm);
+	if (err)
+		return err;
+	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_PTL);
+	for (unsigned long a = start; !err && a < start + len; a += TLBGEN_PAGE_SIZE) {
+		int pte = tlbgen_pte__flags(mm, a);
+
+		if (pte < 0 || !(pte & TLBGEN_PTEF_WRITE))
+			continue;
+		err = tlbgen_pte_set(sys, cpu, mm, a, (unsigned int)pte & ~TLBGEN_PTEF_WRITE);
+		changed = true;
+	}
+	/* change_protection() flushes only when it changed a PTE. */
+	if (!err && changed)
+		err = tlbgen__wl_flush(wl, cpu, mm, start, start + len, false);
+	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
+}
+
+/* The simulated PTE's bits after a change the oracle already has. */
+static void pte_set_none(struct tlbgen_mm *mm, unsigned long addr)
+{
+	struct tlbgen_pte *p = &mm->priv.ptes[addr >> TLBGEN_PAGE_SHIFT];
+
+	tlbgen__pte_lock(p);
+	tlbgen__pte_set_flags(p, TLBGEN_PTEF_NONE);
+	tlbgen__pte_unlock(p);
+}
+
+TLBGEN_API int tlbgen_wl__pageout(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+				  unsigned long start, unsigned long len)
+{
+	struct tlbgen_system *sys = wl->sys;
+	struct tlbgen_unmap_batch *ubc = NULL;
+	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
+
+	if (!err)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
+	if (!err)
+		err = tlbgen_unmap_batch__create(sys, &ubc);
+	if (!err)
+		err = tlbgen__wl_down_read(wl, cpu, mm);
+	if (err) {
+		tlbgen_unmap_batch__destroy(ubc);
+		return err;
+	}
+	for (unsigned long a = start; !err && a < start + len; a += TLBGEN_PAGE_SIZE) {
+		int pte = tlbgen_pte__flags(mm, a);
+
+		if (pte < 0 || (pte & TLBGEN_PTEF_NONE))
+			continue;
+		/* try_to_unmap_one() clears the PTE itself (the oracle's change). */
+		err = tlbgen_try_to_unmap_one(sys, cpu, ubc, mm, a, TLBGEN_TTU_BATCH_FLUSH,
+					      TLBGEN_PTE_ACCESSIBLE |
+					      (pte & TLBGEN_PTEF_DIRTY ? TLBGEN_PTE_DIRTY : 0));
+		if (err >= 0)
+			pte_set_none(mm, a);
+		if (err >= 0)
+			err = tlbgen__wl_settle(wl, cpu) ?: err;
+		tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_ZAPS, 1);
+		if (err >= 0)
+			err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
+	}
+	/* shrink_folio_list(): try_to_unmap_flush() before the pages go. */
+	if (err >= 0)
+		err = tlbgen_try_to_unmap_flush(sys, cpu, ubc);
+	if (err >= 0)
+		err = tlbgen__wl_settle(wl, cpu) ?: err;
+	if (err >= 0)
+		err = tlbgen__wl_up_read(wl, cpu, mm);
+	tlbgen_unmap_batch__destroy(ubc);
+	return err < 0 ? err : 0;
+}

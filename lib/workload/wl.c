@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * lib/workload/wl.c - the workload context: its counters, its checks, and
+ * the kernel's own work per event in each mode (charged to the virtual
+ * clock, burnt on a real CPU with IRQs on, or only counted).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/alloc.h"
+#include "../base/printk.h"
+#include "../core/machine.h"
+#include "../runtime/runtime.h"
+#include "../runtime/sprog.h"
+#include "wl-internal.h"
+
+static const char *const stat_names[TLBGEN_WL_STAT_NR] = {
+	[TLBGEN_WL_STAT_FAULTS] = "faults",
+	[TLBGEN_WL_STAT_FAULT_AROUND] = "fault_around",
+	[TLBGEN_WL_STAT_COW] = "cow",
+	[TLBGEN_WL_STAT_ZAPS] = "zaps",
+	[TLBGEN_WL_STAT_GATHERS] = "gathers",
+	[TLBGEN_WL_STAT_NESTED] = "nested",
+	[TLBGEN_WL_STAT_MMAP_LOCK_WAITS] = "mmap_lock_waits",
+	[TLBGEN_WL_STAT_SLEEPS] = "sleeps",
+	[TLBGEN_WL_STAT_SLEEP_CYCLES] = "sleep_cycles",
+	[TLBGEN_WL_STAT_C6] = "c6",
+};
+
+TLBGEN_API const char *tlbgen_wl_stat_name(enum tlbgen_wl_stat s)
+{
+	return (unsigned int)s < TLBGEN_WL_STAT_NR ? stat_names[s] : NULL;
+}
+
+TLBGEN_API int tlbgen_wl__create(struct tlbgen_system *sys, const struct tlbgen_wl_opts *opts,
+				 struct tlbgen_wl **out)
+{
+	struct tlbgen_wl_opts o = { 0 };
+	struct tlbgen_wl *wl;
+
+	if (!tlbgen__sys_valid(sys) || !opts || !out ||
+	    TLBGEN_OPTS_VALID(opts, tlbgen_wl_opts, per_vma_lock))
+		return -EINVAL;
+	TLBGEN_OPTS_COPY(&o, opts);
+	if (!o.fault_around_pages)
+		o.fault_around_pages = 16;
+	if (o.fault_around_pages > 512 || (o.fault_around_pages & (o.fault_around_pages - 1))) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: workload opts: fault_around_pages = %u: need a "
+			   "power of two in 1..512\n", o.fault_around_pages);
+		return -EINVAL;
+	}
+	if (o.kwork && tlbgen__machine_valid(o.kwork))
+		return -EINVAL;
+	wl = calloc(1, sizeof(*wl));
+	if (!wl)
+		return -ENOMEM;
+	wl->cpu = aligned_alloc(TLBGEN_CACHELINE, sizeof(*wl->cpu) * sys->nr_cpus);
+	if (!wl->cpu) {
+		free(wl);
+		return -ENOMEM;
+	}
+	memset(wl->cpu, 0, sizeof(*wl->cpu) * sys->nr_cpus);
+	wl->magic = TLBGEN_WL_MAGIC;
+	wl->sys = sys;
+	wl->mode = sys->mode;
+	wl->nr_cpus = sys->nr_cpus;
+	wl->o = o;
+	wl->o.kwork = NULL;
+	if (o.kwork) {
+		memcpy(&wl->kwork, o.kwork, o.kwork->sz < sizeof(wl->kwork) ? o.kwork->sz
+									 : sizeof(wl->kwork));
+		wl->have_kwork = true;
+	}
+	*out = wl;
+	return 0;
+}
+
+TLBGEN_API void tlbgen_wl__destroy(struct tlbgen_wl *wl)
+{
+	if (!wl || wl->magic != TLBGEN_WL_MAGIC)
+		return;
+	wl->magic = 0;
+	free(wl->cpu);
+	free(wl);
+}
+
+int tlbgen__wl_check(const struct tlbgen_wl *wl, unsigned int cpu)
+{
+	if (!wl || wl->magic != TLBGEN_WL_MAGIC || cpu >= wl->nr_cpus)
+		return -EINVAL;
+	return tlbgen__check_op(wl->sys, cpu);
+}
+
+int tlbgen__wl_check_range(const struct tlbgen_wl *wl, unsigned int cpu,
+			   const struct tlbgen_mm *mm, unsigned long addr, unsigned long len)
+{
+	int err = tlbgen__wl_check(wl, cpu);
+
+	if (err)
+		return err;
+	if (!tlbgen__mm_valid(wl->sys, mm) || mm == wl->sys->init_mm ||
+	    (addr | len) & (TLBGEN_PAGE_SIZE - 1) || !len ||
+	    addr >> TLBGEN_PAGE_SHIFT >= mm->priv.nr_pages ||
+	    len >> TLBGEN_PAGE_SHIFT > mm->priv.nr_pages - (addr >> TLBGEN_PAGE_SHIFT))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Busy-wait `ns` with IRQs on: IPIs are taken as they arrive, and their
+ * handling does not count towards `ns` (it lengthens the work, as an
+ * interrupt lengthens the kernel path it interrupts).
+ */
+static void burn_ns(struct tlbgen_system *sys, unsigned int cpu, uint64_t ns)
+{
+	uint64_t t0 = now_ns(), t1, until = t0 + ns;
+
+	for (; t0 < until; t0 = t1) {
+		int ran = tlbgen_poll(sys, cpu);
+
+		t1 = now_ns();
+		if (ran > 0)
+			until += t1 - t0;
+		else
+			cpu_relax();
+	}
+}
+
+static uint32_t event_cycles(const struct tlbgen_machine *m, enum tlbgen_vt_event ev)
+{
+	switch (ev) {
+	case TLBGEN_VT_SYSCALL:		return m->syscall;
+	case TLBGEN_VT_PAGE_FAULT:	return m->page_fault;
+	case TLBGEN_VT_PTL:		return m->ptl;
+	case TLBGEN_VT_ZAP:		return m->zap;
+	default:			return m->user_work;
+	}
+}
+
+int tlbgen__wl_event(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_event ev)
+{
+	switch (wl->mode) {
+	case TLBGEN_MODE_VIRTUAL:
+		return tlbgen_vtime__event(wl->sys, cpu, ev, 1);
+	case TLBGEN_MODE_THREADED:
+		if (wl->have_kwork && wl->kwork.mhz)
+			burn_ns(wl->sys, cpu,
+				(uint64_t)event_cycles(&wl->kwork, ev) * 1000 / wl->kwork.mhz);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int tlbgen__wl_flush(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+		     unsigned long start, unsigned long end, bool freed_tables)
+{
+	int err = tlbgen_flush_tlb_mm_range(wl->sys, cpu, mm, start, end, TLBGEN_PAGE_SHIFT,
+					    freed_tables);
+
+	return err ? err : tlbgen__wl_settle(wl, cpu);
+}
+
+int tlbgen__wl_settle(struct tlbgen_wl *wl, unsigned int cpu)
+{
+	int err = 0;
+
+	if (wl->mode == TLBGEN_MODE_STEPPED && !tlbgen__sprog_running(wl->sys, cpu))
+		while (!err && tlbgen_cpu__is_waiting(wl->sys, cpu) > 0)
+			err = tlbgen_run_until_idle(wl->sys) < 0 ? -EDEADLK : 0;
+	return err;
+}
+
+TLBGEN_API int tlbgen_wl__user_work(struct tlbgen_wl *wl, unsigned int cpu, unsigned long n)
+{
+	int err = tlbgen__wl_check(wl, cpu);
+
+	for (unsigned long i = 0; !err && i < n; i++)
+		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_USER_WORK);
+	return err;
+}
+
+TLBGEN_API int tlbgen_wl__stats(const struct tlbgen_wl *wl, int cpu, uint64_t *out, size_t n)
+{
+	if (!wl || wl->magic != TLBGEN_WL_MAGIC || !out || n > TLBGEN_WL_STAT_NR ||
+	    cpu < -1 || (cpu >= 0 && (unsigned int)cpu >= wl->nr_cpus))
+		return -EINVAL;
+	memset(out, 0, n * sizeof(*out));
+	for (unsigned int c = 0; c < wl->nr_cpus; c++) {
+		if (cpu >= 0 && c != (unsigned int)cpu)
+			continue;
+		for (size_t s = 0; s < n; s++)
+			out[s] += atomic_load_explicit(&wl->cpu[c].st[s], memory_order_relaxed);
+	}
+	return (int)n;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The workload layer in virtual time: mmap_lock's sleepers and their idle
+ * states, and what a kernel word's line costs.
+ */
+#include "tlbgen-test.h"
+
+struct vrun {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *mm;
+	struct tlbgen_wl *wl;
+	uint64_t acquired_at;
+};
+
+static void setup(struct vrun *r, unsigned int cpus, const char *machine)
+{
+	struct tlbgen_machine m;
+	TLBGEN_OPTS(tlbgen_wl_opts, wo);
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(tlbgen_machine_lookup(machine, &m), 0);
+	{
+		TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .nr_cpus = cpus,
+			    .profile = "latest", .seed = 1, .machine = &m);
+		r->sys = t_sys_opts(&o);
+	}
+	r->mm = t_mm(r->sys, 64);
+	assert_int_equal(tlbgen_wl__create(r->sys, &wo, &r->wl), 0);
+}
+
+static void teardown(struct vrun *r)
+{
+	assert_int_equal(tlbgen_oracle__violations(r->sys), 0);
+	tlbgen_wl__destroy(r->wl);
+	assert_int_equal(tlbgen_system__destroy(r->sys), 0);
+}
+
+#define HOLD	100000
+
+static int writer(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	if (!err)
+		err = tlbgen_wl__mmap_write_lock(r->wl, cpu, r->mm);
+	if (!err)
+		err = tlbgen_vtime__spend(sys, cpu, HOLD);
+	return err ? err : tlbgen_wl__mmap_write_unlock(r->wl, cpu, r->mm);
+}
+
+static int reader(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	if (!err)
+		err = tlbgen_vtime__spend(sys, cpu, 1000);	/* the writer goes first */
+	if (!err)
+		err = tlbgen_wl__mmap_read_lock(r->wl, cpu, r->mm);
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &r->acquired_at);
+	if (!err)
+		err = tlbgen_cpu__loaded_mm_is(sys, cpu, r->mm) == 1 ? 0 : -ESRCH;
+	return err ? err : tlbgen_wl__mmap_read_unlock(r->wl, cpu, r->mm);
+}
+
+/* The reader sleeps while the writer holds the lock, idle in virtual time. */
+static void test_reader_sleeps(void **state)
+{
+	uint64_t w[TLBGEN_WL_STAT_NR];
+	struct vrun r;
+	int ret;
+
+	(void)state;
+	setup(&r, 2, "skylake-56");
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, writer, &r), 0);
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 1, reader, &r), 0);
+	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+	for (unsigned int c = 0; c < 2; c++) {
+		assert_int_equal(tlbgen_cpu__join(r.sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_true(r.acquired_at > HOLD);
+	assert_int_equal(tlbgen_wl__stats(r.wl, 1, w, TLBGEN_WL_STAT_NR), TLBGEN_WL_STAT_NR);
+	assert_int_equal(w[TLBGEN_WL_STAT_MMAP_LOCK_WAITS], 1);
+	assert_int_equal(w[TLBGEN_WL_STAT_SLEEPS], 1);
+	assert_true(w[TLBGEN_WL_STAT_SLEEP_CYCLES] > HOLD - 2000);
+	assert_int_equal(w[TLBGEN_WL_STAT_C6], 0);	/* no previous sleep: C1 */
+	teardown(&r);
+}
+
+/* One CPU alone: every RMW of mmap_lock's count is a hit plus the RMW. */
+#define ROUNDS	10
+
+static int locker(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	for (int i = 0; !err && i < ROUNDS; i++) {
+		err = tlbgen_wl__mmap_read_lock(r->wl, cpu, r->mm);
+		if (!err)
+			err = tlbgen_wl__mmap_read_unlock(r->wl, cpu, r->mm);
+	}
+	return err;
+}
+
+static void test_count_line_cost(void **state)
+{
+	struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
+	struct tlbgen_machine m;
+	struct vrun r;
+	int ret;
+
+	(void)state;
+	setup(&r, 2, "skylake-56");
+	assert_int_equal(tlbgen_vtime__machine(r.sys, &m), 0);
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, locker, &r), 0);
+	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+	assert_int_equal(tlbgen_cpu__join(r.sys, 0, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(tlbgen_vtime__stats(r.sys, &st), 0);
+	/* The first RMW finds no owner: a hit too (the line starts here). */
+	assert_int_equal(st.time[TLBGEN_VT_TIME_WORK], 2 * ROUNDS * (m.hit + m.rmw));
+	teardown(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reader_sleeps),
+		cmocka_unit_test(test_count_line_cost),
+	};
+
+	return cmocka_run_group_tests_name("workload-virtual", tests, NULL, NULL);
+}
