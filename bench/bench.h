@@ -1,54 +1,172 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * bench/bench.h - tlbgen-bench: one CLI, one subcommand per workload.
+ * bench/bench.h - tlbgen-bench: one driver, and each command as data.
  *
- * Each workload lives in its own file and exports
- *     int bench_<name>_main(int argc, char **argv);
- * argv[0] is the workload name. Return 0 on success, 1 on a failed run
- * (e.g. oracle violations), 2 after printing usage for bad arguments.
- * Register it in the table of tlbgen-bench.c (one line).
+ * A command is a struct bench (as the bpf selftests' bench.h): its name,
+ * the shared options it takes (policies, mode, machine, threads, seeds,
+ * durations, output: bench/env.c parses them once for every command), the
+ * options it adds (bench/opt.h), and either
+ *   - a workload's operation (struct bench_ops): the driver runs it in
+ *     every mode the command has meaning in (stepped, threads, processes,
+ *     virtual) through the library's workload layer (tlbgen/workload.h),
+ *     over every policy, task count and seed; or
+ *   - a run() of its own (the seeds' presets add their reference tables;
+ *     tools such as compare or explore do something else entirely).
+ * Register a command in bench/commands.c (one line).
  */
 #ifndef TLBGEN_BENCH_H
 #define TLBGEN_BENCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <tlbgen/tlbgen.h>
 
-struct bench_cmd {
+#include "opt.h"
+
+/* Modes: how the policy code runs. */
+#define BENCH_M_STEPPED		(1U << 0)	/* counts: seeded, whole kernel functions */
+#define BENCH_M_THREADS		(1U << 1)	/* real pthreads, one mm shared by the tasks */
+#define BENCH_M_PROCESSES	(1U << 2)	/* real pthreads, one mm per task */
+#define BENCH_M_VIRTUAL		(1U << 3)	/* virtual time on a machine model */
+#define BENCH_M_ALL		0xfU
+#define BENCH_M_THREADED	(BENCH_M_THREADS | BENCH_M_PROCESSES)
+
+/* The shared options a command takes (struct bench.shared). */
+#define BENCH_O_POLICY		(1U << 0)	/* -p, --policy (and --profile) */
+#define BENCH_O_MODE		(1U << 1)	/* --mode, --shape */
+#define BENCH_O_MACHINE		(1U << 2)	/* --machine, --invlpgb, --no-pcid */
+#define BENCH_O_THREADS		(1U << 3)	/* -t, --threads (and --tasks) */
+#define BENCH_O_SEED		(1U << 4)	/* --seed */
+#define BENCH_O_RUNS		(1U << 5)	/* --runs */
+#define BENCH_O_TIME		(1U << 6)	/* --ms, --warmup (virtual), --ops (stepped) */
+#define BENCH_O_JSON		(1U << 7)	/* --json */
+#define BENCH_O_JOBS		(1U << 8)	/* -j, --jobs */
+#define BENCH_O_QUIET		(1U << 9)	/* -q, --quiet */
+#define BENCH_O_WORKLOAD	(BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_MACHINE | \
+				 BENCH_O_THREADS | BENCH_O_SEED | BENCH_O_RUNS | BENCH_O_TIME | \
+				 BENCH_O_JSON | BENCH_O_JOBS | BENCH_O_QUIET)
+
+#define BENCH_MAX_POLICIES	16
+#define BENCH_MAX_THREADS	256
+
+/* Policies ----------------------------------------------------------------
+ * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
+ * The second form is registered as a user profile (tlbgen_policy_register)
+ * under a generated name; `label` keeps the spec for printing. */
+struct bench_policy {
+	char label[160];
+	char name[48];		/* profile name to pass to tlbgen */
+};
+/* Returns 0, or -errno after a message naming what was wrong: the unknown
+ * profile (and the profiles), or the choice and its valid values. */
+int bench_policy_parse(const char *spec, struct bench_policy *out);
+
+/* What the shared options set (bench/env.c), for the whole run. */
+struct bench_env {
+	const struct bench *cmd;
+	struct bench_policy pol[BENCH_MAX_POLICIES];
+	unsigned int npol;
+	unsigned int modes;		/* BENCH_M_*; 0: the command's default */
+	unsigned int shapes;		/* BENCH_M_THREADS and/or BENCH_M_PROCESSES for the
+					 * stepped and virtual modes; 0: threads */
+	const char *machine_spec;	/* NULL: the command's default */
+	struct tlbgen_machine machine;	/* resolved by bench_env_machine() */
+	bool invlpgb, no_pcid;		/* machine features (system opts) */
+	unsigned int threads[BENCH_MAX_THREADS];
+	unsigned int nthreads;
+	uint64_t seed;
+	unsigned int runs;		/* 0: auto */
+	unsigned int ms, warmup_ms;	/* virtual: measured and warm-up ms per cell; the
+					 * threaded rounds' warm-up samples when given */
+	bool warmup_given;
+	uint64_t ops;			/* stepped: ops per cell */
+	const char *json;		/* --json FILE or "-" */
+	unsigned int jobs;		/* -j: cells run at once */
+	bool quiet;
+	unsigned int given;		/* BENCH_O_* bits given on the command line */
+	int nargs;			/* positional arguments left in args[] */
+	char **args;
+};
+
+/* The run's environment (one per process). */
+struct bench_env *bench_env(void);
+/* Resolve --machine (or `def` when none was given): 0, or -EINVAL after a
+ * message naming the argument. */
+int bench_env_machine(struct bench_env *e, const char *def);
+/* Resolve the -p specs given, or `defs` (NULL-terminated) when none was:
+ * 0 or -EINVAL (message printed). */
+int bench_env_policies(struct bench_env *e, const char *const *defs);
+
+/* One task of an op-based workload, as its program sees it. */
+struct bench_task {
+	struct tlbgen_system *sys;
+	struct tlbgen_wl *wl;
+	struct tlbgen_mm *mm;		/* the task's mm (shared by all in threads shape) */
+	const struct bench_ops *ops;
+	unsigned int cpu;		/* task i runs on emulated CPU i */
+	unsigned int tasks;
+	enum tlbgen_mode mode;
+	bool processes;			/* an mm of its own (will-it-scale's processes) */
+	unsigned long base;		/* first page of the task's own region */
+	unsigned long n;		/* ops done */
+	unsigned long page;		/* the workload's own position */
+	void *priv;			/* the workload's per-task state */
+};
+
+/*
+ * An op-based workload: what one task does, run by the driver's runners in
+ * every mode. op() is one operation of will-it-scale's loop, made of
+ * tlbgen/workload.h calls; start() runs once before the first.
+ */
+struct bench_ops {
+	unsigned long region_pages;	/* pages of each task's region */
+	const char *desc;		/* will-it-scale's description string */
+	/* Virtual time: the cycles of one op with nothing in its way, so that
+	 * task i can start i/tasks of an op late (NULL: all start together). */
+	uint64_t (*op_cycles)(const struct tlbgen_machine *m);
+	int (*start)(struct bench_task *t);
+	int (*op)(struct bench_task *t);
+	bool flushes;			/* it flushes per op (the MESI account is meaningful) */
+	const char *flushes_note;	/* what its flushes per op are, for the tables */
+};
+
+struct bench {
 	const char *name;
 	const char *summary;
+	const char *help;		/* paragraphs --help prints before the options */
+	unsigned int shared;		/* BENCH_O_* it takes */
+	unsigned int modes;		/* the modes it has meaning in (0: none, a tool) */
+	unsigned int default_modes;	/* when --mode is not given */
+	const char *modes_why;		/* why it has none in the others */
+	const struct bench_opt *opts;	/* its own options (BENCH_OPT_END-terminated) */
+	const struct bench_ops *ops;	/* an op-based workload */
+	/* Before the run: defaults that depend on what was given (presets). */
+	int (*prepare)(struct bench_env *e);
+	/* Its own run instead of the generic runners: 0 ok, 1 failed run. */
+	int (*run)(struct bench_env *e);
+	/* A command still on its own getopt loop: its main(argc, argv). */
 	int (*main)(int argc, char **argv);
+	bool tool;			/* keeps no results directory (compare, sweep...) */
+	bool args;			/* takes positional arguments */
 };
+
+/* bench/commands.c: every command, NULL-terminated; and lookup by name. */
+extern const struct bench *const bench_commands[];
+const struct bench *bench_find(const char *name);
+
+/* The modes of e that its command runs: the given ones it has meaning in (a
+ * mode it has none in is refused by name, 0 returned), else its default. */
+unsigned int bench_modes(const struct bench_env *e);
+const char *bench_mode_name(unsigned int mode);
+
+/* The generic runners (bench/run-*.c): 0 ok, 1 failed run. */
+int bench_run_ops(struct bench_env *e);
 
 /* xorshift64 step: a seeded, repeatable stream for the stepped workloads (seed != 0). */
 uint64_t bench_xorshift(uint64_t *s);
 /* Monotonic time in ns. */
 uint64_t bench_now_ns(void);
-/* Busy-wait `ns` on threaded CPU `cpu` (no system call: the clock is the
- * vDSO's), as a kernel path's own work that the threaded workloads burn,
- * with IRQs on: IPIs are taken as they come, and their handling does not
- * count towards `ns`. */
-void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t ns);
-/*
- * Virtual mode: a line of the program's own (a lock word the library does
- * not model, such as mmap_lock's count). bench_vt_line_rmw(): `cpu` does a
- * locked RMW on it: a hit, or a transfer from the last writer's socket or
- * the other one, plus the machine's rmw, spent with IRQs on. A transfer
- * holds the line: one that finds it held waits until the holder's is done,
- * as the library's own lines queue. Initialise with BENCH_VT_LINE_INIT.
- */
-struct bench_vt_line {
-	int last;		/* the CPU whose cache holds it, -1: none yet */
-	uint64_t busy_until;	/* virtual time the transfer in flight ends */
-};
-#define BENCH_VT_LINE_INIT { .last = -1, .busy_until = 0 }
-int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
-		      struct bench_vt_line *l, unsigned int cpu);
-/* As bench_vt_line_rmw() for a plain read: a transfer, if another CPU wrote
- * the line last, that leaves it shared (the next writer still pays one). */
-int bench_vt_line_read(struct tlbgen_system *sys, const struct tlbgen_machine *m,
-		       struct bench_vt_line *l, unsigned int cpu);
 /* The model's CPUs: every thread of every core (tlbgen/machine.h: 0 threads
  * per core means 1). */
 static inline unsigned int bench_machine_cpus(const struct tlbgen_machine *m)
@@ -86,17 +204,6 @@ int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigne
  * naming `opt` and the value. */
 int bench_parse_cpu_list(const char *opt, const char *arg, unsigned int *v, unsigned int max,
 			 unsigned int *n);
-
-/* Policies ----------------------------------------------------------------
- * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
- * The second form is registered as a user profile (tlbgen_policy_register)
- * under a generated name; `label` keeps the spec for printing. */
-struct bench_policy {
-	char label[160];
-	char name[48];		/* profile name to pass to tlbgen */
-};
-/* Returns 0, or -errno after the library printed the valid names. */
-int bench_policy_parse(const char *spec, struct bench_policy *out);
 
 /* Statistics --------------------------------------------------------------- */
 /* The change of a against b in percent; 0 when b is 0. */
@@ -148,104 +255,5 @@ struct bench_progress {
 void bench_progress(struct bench_progress *pg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bench_progress_done(struct bench_progress *pg);
-
-/* Commands over results directories (bench/archive.c, bench/sweep.c). */
-int bench_cmp_dirs_main(int argc, char **argv);
-int bench_sweep_main(int argc, char **argv);
-int bench_merge_main(int argc, char **argv);
-
-/* Workloads (will-it-scale shapes, bench/wis.c) ----------------------------- */
-struct bench_wis_workload {
-	const char *name;		/* tlb_flush1 ... */
-	const char *desc;		/* will-it-scale's description string */
-	unsigned long region_pages;	/* pages mapped per task before munmap */
-	bool flush_per_op;		/* MADV_DONTNEED + 1-page flush each op, then the
-					 * read back (a second fault) */
-	unsigned int cow_block;		/* a private file mapping: pages per fault-around
-					 * block, past whose first page the write is a
-					 * COW that flushes (0: none) */
-};
-const struct bench_wis_workload *bench_wis_find(const char *name);
-/*
- * wp_page_copy() over the read-only PTE at `addr`: ptep_clear_flush() clears
- * it (tlbgen_pte_change()) and flushes the page from the mm's CPUs.
- */
-int bench_wis_cow_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-			unsigned long addr);
-/*
- * tlb_finish_mmu() of madvise(MADV_DONTNEED)'s one-page zap at `addr`: the
- * page, or, when mm_tlb_flush_nested() saw another gather on the mm in
- * flight (tlb_flush_pending > 1), the whole mm with freed_tables, which
- * IPIs lazy CPUs too (7a30df49f63a). tlbgen_flush_tlb_mm_range()'s result.
- */
-int bench_wis_zap_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-			unsigned long addr, bool nested);
-extern const struct bench_wis_workload bench_wis_workloads[];
-
-/* One timed threaded round of a workload. */
-struct bench_round_opts {
-	const struct bench_wis_workload *wl;
-	const char *profile;		/* tlbgen profile name */
-	unsigned int tasks;
-	bool processes;			/* one mm per task instead of one shared */
-	unsigned int duration_ms;
-	unsigned int sample_ms;		/* will-it-scale per-"second" samples */
-	unsigned int warmup_samples;	/* run this many samples first, not counted */
-	const int *cpus;		/* real CPUs to pin task i to: cpus[i % nr_cpus] */
-	int nr_cpus;
-	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
-	bool invlpgb;			/* the machine has INVLPGB (system opts) */
-	/* Kernel work per op burnt as busy-waits (ns; all 0: none): the
-	 * refault, madvise's syscall entry/exit and PTL, the PTE zap, and
-	 * the user work between operations. */
-	uint64_t kw_fault_ns, kw_syscall_ns, kw_zap_ns, kw_user_ns;
-	struct bench_hw_probe *hw;	/* non-NULL: open perf counters */
-};
-struct bench_round_result {
-	double seconds;
-	uint64_t ops;
-	double ops_per_sec;
-	/* per sample: ops/s of the slowest, fastest task and the total */
-	unsigned int nr_samples;
-	uint64_t *smin, *smax, *stotal;	/* malloc'ed, nr_samples each */
-	uint64_t stats[TLBGEN_STAT_NR];
-	uint64_t remote_reads, local_reads;	/* trace_reads only */
-	int global_asid;		/* invlpgb: the shared mm's at the end (0: none) */
-	long violations;
-	double idle_pct;
-	struct bench_hw hw;
-};
-int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result *r);
-void bench_round_result_free(struct bench_round_result *r);
-
-/* The stepped coherence account of one workload under one profile. */
-struct bench_mesi_result {
-	uint64_t flushes;		/* flush_initiated */
-	uint64_t ops;
-	uint64_t transfers;		/* every line */
-	uint64_t line_transfers[TLBGEN_LINE_NR];
-	struct tlbgen_coherence_counts tlb_gen;	/* the mm's tlb_gen line */
-	uint64_t remote_reads, local_reads;
-	uint64_t stats[TLBGEN_STAT_NR];
-	uint64_t nested_flushes;	/* madvise flushes mm_tlb_flush_nested() made full */
-	long violations;
-};
-int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, unsigned int cpus,
-		   uint64_t ops, uint64_t seed, bool invlpgb, struct bench_mesi_result *r);
-
-/* Comparison driver (bench/compare.c) -------------------------------------- */
-/* Parse options and run `wl` over the policies; `seed000` sets the no-argument
- * defaults (v5.17 and v6.0, tasks 1..nproc, the MESI columns); `mesi_only`
- * runs the stepped coherence account alone (`tlbgen-bench mesi`). */
-int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000, bool mesi_only);
-
-/* Workload entry points */
-int bench_seed000_main(int argc, char **argv);
-int bench_tlb_flush1_main(int argc, char **argv);
-int bench_tlb_flush2_main(int argc, char **argv);
-int bench_tlb_flush3_main(int argc, char **argv);
-int bench_page_fault3_main(int argc, char **argv);
-int bench_mesi_main(int argc, char **argv);
-int bench_lazy_main(int argc, char **argv);
 
 #endif

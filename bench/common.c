@@ -24,64 +24,6 @@ uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * The kernel runs a fault, a syscall and a zap with IRQs on: a flush IPI
- * is taken at once, and the work resumes after the handler. The polling
- * backend takes it at tlbgen_poll(), so poll while burning; the handler's
- * time moves the end out.
- */
-void bench_burn_ns_irqs_on(struct tlbgen_system *sys, unsigned int cpu, uint64_t ns)
-{
-	uint64_t until, t0, t1;
-
-	if (!ns)
-		return;
-	t0 = bench_now_ns();
-	for (until = t0 + ns; t0 < until; t0 = t1) {
-		int ran = tlbgen_poll(sys, cpu);
-
-		t1 = bench_now_ns();
-		if (ran > 0)
-			until += t1 - t0;
-		else
-			bench_relax();
-	}
-}
-
-static int vt_line_access(struct tlbgen_system *sys, const struct tlbgen_machine *m,
-			  struct bench_vt_line *l, unsigned int cpu, bool write)
-{
-	uint64_t now, wait = 0, c = m->hit;
-	int err = tlbgen_vtime__now(sys, cpu, &now);
-
-	if (err)
-		return err;
-	if (l->busy_until > now)
-		wait = l->busy_until - now;
-	if (l->last >= 0 && (unsigned int)l->last != cpu) {
-		c = (unsigned int)l->last / m->cores_per_socket % m->sockets ==
-				    cpu / m->cores_per_socket % m->sockets
-			    ? m->same_socket
-			    : m->cross_socket;
-		l->busy_until = now + wait + c;
-	}
-	if (write)
-		l->last = (int)cpu;
-	return tlbgen_vtime__spend(sys, cpu, wait + c + (write ? m->rmw : 0));
-}
-
-int bench_vt_line_rmw(struct tlbgen_system *sys, const struct tlbgen_machine *m,
-		      struct bench_vt_line *l, unsigned int cpu)
-{
-	return vt_line_access(sys, m, l, cpu, true);
-}
-
-int bench_vt_line_read(struct tlbgen_system *sys, const struct tlbgen_machine *m,
-		       struct bench_vt_line *l, unsigned int cpu)
-{
-	return vt_line_access(sys, m, l, cpu, false);
-}
-
 uint64_t bench_xorshift(uint64_t *s)
 {
 	uint64_t x = *s;

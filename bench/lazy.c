@@ -18,7 +18,6 @@
  * HZ" is exact and the counts are deterministic.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,184 +194,140 @@ out_free:
 	return err;
 }
 
-static void usage(FILE *f)
+static struct {
+	unsigned int k, m, per_jiffy, revisit, others, switches;
+	uint64_t flushes;
+} o = { .k = 2, .m = 6, .per_jiffy = 1, .revisit = 1, .others = 4, .switches = 2, .flushes = 5000 };
+
+static const struct bench_opt lazy_opts[] = {
+	{ .name = "k", .key = 'k', .arg = "N", .type = BOPT_UINT, .dst = &o.k, .min = 1, .max = 4096,
+	  .help = "CPUs running A's flushing threads (2)" },
+	{ .name = "left", .key = 'M', .arg = "N", .type = BOPT_UINT, .dst = &o.m, .min = 0,
+	  .max = 4096, .help = "CPUs that left A (6)" },
+	{ .name = "flushes", .key = 'f', .arg = "N", .type = BOPT_U64, .dst = &o.flushes, .min = 1,
+	  .max = 100000000, .help = "flushes (5000)" },
+	{ .name = "per-jiffy", .arg = "N", .type = BOPT_UINT, .dst = &o.per_jiffy, .min = 1,
+	  .max = 1000000, .help = "flushes per jiffy of the virtual clock (1; HZ=1000)" },
+	{ .name = "revisit", .arg = "N", .type = BOPT_UINT, .dst = &o.revisit, .min = 1,
+	  .max = 1000000, .help = "the M CPUs run A every N flushes (1)" },
+	{ .name = "others", .arg = "N", .type = BOPT_UINT, .dst = &o.others, .min = 1, .max = 1024,
+	  .help = "other mms the M CPUs switch among (4)" },
+	{ .name = "switches", .arg = "N", .type = BOPT_UINT, .dst = &o.switches, .min = 0,
+	  .max = 1024, .help = "switches among other mms per revisit (2)" },
+	BENCH_OPT_END,
+};
+
+static json_t *params(const char *label, const char *policy)
 {
-	fprintf(f,
-"usage: tlbgen-bench lazy [options]\n"
-"\n"
-"Seed 001: K CPUs run threads of mm A doing tlb_flush2; M other CPUs once ran\n"
-"A and now switch among other mms (hackbench-like), running a task of A\n"
-"briefly every --revisit flushes. Stepped mode, virtual jiffies: counts are\n"
-"exact and deterministic. Compares, by default:\n"
-"  clear-on-switch (<= v6.13)           v6.0\n"
-"  lazy, untrimmed (209954cbc7d0)       v6.0:mm_cpumask=lazy,wrong_mm=remote-clear,\n"
-"                                       ipi_cond=tlb_is_not_lazy,trim_cpumask=none\n"
-"  lazy, trimmed per HZ (6db2526c1d69)  latest\n"
-"\n"
-"options:\n"
-"  -k N               CPUs running A's flushing threads (default 2)\n"
-"  -M N               CPUs that left A (default 6)\n"
-"  -f, --flushes N    flushes (default 5000)\n"
-"      --per-jiffy N  flushes per jiffy of the virtual clock (default 1; HZ=1000)\n"
-"      --revisit N    the M CPUs run A every N flushes (default 1)\n"
-"      --others N     other mms the M CPUs switch among (default 4)\n"
-"      --switches N   switches among other mms per revisit (default 2)\n"
-"  -p, --policy SPEC  replace the three modes by these (repeatable)\n"
-"      --seed N       (default 1)\n"
-"      --json FILE    results.json (every figure, with units) there too; - is\n"
-"                     stdout\n"
-"  -h, --help\n"
-"\n"
-"output: one row per mode: IPIs per flush, stale IPIs per flush (to CPUs\n"
-"whose loaded mm is not A when the IPI is sent), the most stale IPIs one CPU\n"
-"took in any HZ window, cpumask trims, IPIs skipped (not loaded / trim not\n"
-"due), oracle violations; then the expectation. Exit 1 on violations.\n");
+	return json_pack("{s:s,s:s}", "mode", label, "policy", policy);
 }
 
-int bench_lazy_main(int argc, char **argv)
+static void record(const struct lz_result *r, json_t *pa)
 {
-	enum { O_PJ = 256, O_REV, O_OTH, O_SW, O_SEED, O_JSON };
-	static const struct option lo[] = {
-		{ "flushes", required_argument, NULL, 'f' },
-		{ "per-jiffy", required_argument, NULL, O_PJ },
-		{ "revisit", required_argument, NULL, O_REV },
-		{ "others", required_argument, NULL, O_OTH },
-		{ "switches", required_argument, NULL, O_SW },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct bench_policy pol[16];
-	const char *labels[16];
-	unsigned int npol = 0, k = 2, m = 6, per_jiffy = 1, revisit = 1, others = 4, switches = 2;
-	unsigned long long flushes = 5000, seed = 1;
-	const char *json = NULL;
-	struct lz_result res[16];
-	struct bench_progress pg = { 0 };
-	int opt, ret = 0, err = 0;
+	bench_metric("flushes", "flushes", NULL, pa, (double)r->flushes);
+	bench_metric("ipis", "IPIs", "lower", pa, (double)r->ipis);
+	bench_metric("ipis_per_flush", "IPIs/flush", "lower", pa,
+		     (double)r->ipis / (double)r->flushes);
+	bench_metric("stale_ipis", "IPIs", "lower", pa, (double)r->stale);
+	bench_metric("stale_ipis_per_flush", "IPIs/flush", "lower", pa,
+		     (double)r->stale / (double)r->flushes);
+	bench_metric("max_stale_ipis_per_cpu_per_hz", "IPIs/CPU/jiffy window", "lower", pa,
+		     (double)r->max_per_cpu_hz);
+	bench_metric("trims", "trims", NULL, pa, (double)r->trims);
+	bench_metric("jiffies", "jiffies", NULL, pa, (double)r->jiffies);
+	bench_metric("violations", "violations", "lower", pa, (double)r->violations);
+	bench_metric_stats("", pa, r->stats);
+	bench_metric("skipped_not_loaded_per_flush", "IPIs/flush", NULL, pa,
+		     (double)r->stats[TLBGEN_STAT_IPI_SKIP_NOT_LOADED] / (double)r->flushes);
+	bench_metric("skipped_not_trimmed_per_flush", "IPIs/flush", NULL, pa,
+		     (double)r->stats[TLBGEN_STAT_IPI_SKIP_NOT_TRIMMED] / (double)r->flushes);
+}
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "k:M:f:p:h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'k':
-			err = bench_parse_uint("-k", optarg, 1, 4096, &k);
-			break;
-		case 'M':
-			err = bench_parse_uint("-M", optarg, 0, 4096, &m);
-			break;
-		case 'f':
-			err = bench_parse_ull("--flushes", optarg, 1, 100000000, &flushes);
-			break;
-		case O_PJ:
-			err = bench_parse_uint("--per-jiffy", optarg, 1, 1000000, &per_jiffy);
-			break;
-		case O_REV:
-			err = bench_parse_uint("--revisit", optarg, 1, 1000000, &revisit);
-			break;
-		case O_OTH:
-			err = bench_parse_uint("--others", optarg, 1, 1024, &others);
-			break;
-		case O_SW:
-			err = bench_parse_uint("--switches", optarg, 0, 1024, &switches);
-			break;
-		case O_SEED:
-			err = bench_parse_ull("--seed", optarg, 0, ULLONG_MAX, &seed);
-			break;
-		case O_JSON: json = optarg; break;
-		case 'p':
-			if (npol >= 16 || bench_policy_parse(optarg, &pol[npol]))
-				goto bad;
-			labels[npol] = pol[npol].label;
-			npol++;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			goto bad;
-		}
-		if (err)
-			goto bad;
+static double get(const char *name, json_t *pa)
+{
+	double v;
+
+	bench_metric_get(name, pa, &v);
+	return v;
+}
+
+static int lazy_run(struct bench_env *e)
+{
+	static const char *const specs[4] = { "v6.0",
+		"v6.0:mm_cpumask=lazy,wrong_mm=remote-clear,ipi_cond=tlb_is_not_lazy,trim_cpumask=none",
+		"latest", NULL };
+	struct bench_progress pg = { 0 };
+	int ret = 0;
+
+	if (!bench_modes(e) || bench_env_policies(e, specs))
+		return 2;
+	if (o.k + o.m > TLBGEN_MAX_CPUS) {
+		fprintf(stderr, "tlbgen-bench lazy: -k + -M: at most %d CPUs\n", TLBGEN_MAX_CPUS);
+		return 2;
 	}
-	if (optind < argc || k + m > TLBGEN_MAX_CPUS)
-		goto bad;
-	if (json && bench_check_output("--json", json))
-		goto bad;
-	if (!npol) {
-		for (; npol < 3; npol++) {
-			if (bench_policy_parse(default_modes[npol].spec, &pol[npol]))
-				return 1;
-			labels[npol] = default_modes[npol].label;
-		}
-	}
+	bench_meta_seed(e->seed);
+	bench_meta_param("k", json_integer(o.k));
+	bench_meta_param("m", json_integer(o.m));
+	bench_meta_param("others", json_integer(o.others));
+	bench_meta_param("revisit", json_integer(o.revisit));
+	bench_meta_param("switches", json_integer(o.switches));
+	bench_meta_param("flushes", json_integer((json_int_t)o.flushes));
+	bench_meta_param("per_jiffy", json_integer(o.per_jiffy));
 	printf("## lazy (seed 001): K=%u CPUs run threads of mm A (tlb_flush2), M=%u CPUs once "
 	       "ran A and switch among %u other mms (A again every %u flush%s, %u switches); "
-	       "%llu flushes, %u per jiffy, stepped mode, virtual clock\n", k, m, others, revisit,
-	       revisit > 1 ? "es" : "", switches, flushes, per_jiffy);
+	       "%llu flushes, %u per jiffy, stepped mode, virtual clock\n", o.k, o.m, o.others,
+	       o.revisit, o.revisit > 1 ? "es" : "", o.switches, (unsigned long long)o.flushes,
+	       o.per_jiffy);
 	printf("%-38s %9s %11s %12s %6s %8s %8s %5s\n", "mode", "ipi/flush", "stale/flush",
 	       "max/CPU/HZ", "trims", "sk_nold", "sk_ntrm", "viol");
-	for (unsigned int p = 0; p < npol; p++) {
-		struct lz_result *r = &res[p];
+	for (unsigned int p = 0; p < e->npol; p++) {
+		const char *label = (e->given & BENCH_O_POLICY) ? e->pol[p].label
+								: default_modes[p].label;
+		json_t *pa = params(label, e->pol[p].label);
+		struct lz_result r;
 		int err;
 
-		bench_progress(&pg, "lazy: %s", labels[p]);
-		err = lz_run(pol[p].name, k, m, others, flushes, per_jiffy, revisit, switches, seed,
-			     r);
+		bench_progress(&pg, "lazy: %s", label);
+		err = lz_run(e->pol[p].name, o.k, o.m, o.others, o.flushes, o.per_jiffy, o.revisit,
+			     o.switches, e->seed, &r);
 		bench_progress_done(&pg);
 		if (err) {
-			fprintf(stderr, "tlbgen-bench lazy: %s: %s\n", labels[p], strerror(-err));
+			fprintf(stderr, "tlbgen-bench lazy: %s: %s\n", label, strerror(-err));
+			json_decref(pa);
 			return 1;
 		}
-		printf("%-38s %9.3f %11.3f %12llu %6llu %8.3f %8.3f %5ld\n", labels[p],
-		       (double)r->ipis / (double)r->flushes, (double)r->stale / (double)r->flushes,
-		       (unsigned long long)r->max_per_cpu_hz, (unsigned long long)r->trims,
-		       (double)r->stats[TLBGEN_STAT_IPI_SKIP_NOT_LOADED] / (double)r->flushes,
-		       (double)r->stats[TLBGEN_STAT_IPI_SKIP_NOT_TRIMMED] / (double)r->flushes,
-		       r->violations);
-		if (r->violations)
-			ret = 1;
+		record(&r, pa);
+		printf("%-38s %9.3f %11.3f %12.0f %6.0f %8.3f %8.3f %5.0f\n", label,
+		       get("ipis_per_flush", pa), get("stale_ipis_per_flush", pa),
+		       get("max_stale_ipis_per_cpu_per_hz", pa), get("trims", pa),
+		       get("skipped_not_loaded_per_flush", pa), get("skipped_not_trimmed_per_flush", pa),
+		       get("violations", pa));
+		ret |= get("violations", pa) > 0;
+		json_decref(pa);
 	}
 	printf("  stale = IPIs to CPUs not running A when sent. Expected: 0 with clear-on-switch;\n"
 	       "  about M/revisit = %.2f per flush untrimmed; at most 1 per such CPU per HZ\n"
 	       "  (max/CPU/HZ <= 1) trimmed, i.e. <= M per %u flushes.\n",
-	       (double)m / revisit, 1000 * per_jiffy);
-	bench_meta_seed(seed);
-	bench_meta_param("k", json_integer(k));
-	bench_meta_param("m", json_integer(m));
-	bench_meta_param("others", json_integer(others));
-	bench_meta_param("revisit", json_integer(revisit));
-	bench_meta_param("switches", json_integer(switches));
-	bench_meta_param("flushes", json_integer((json_int_t)flushes));
-	bench_meta_param("per_jiffy", json_integer(per_jiffy));
-	for (unsigned int p = 0; p < npol; p++) {
-		struct lz_result *r = &res[p];
-		json_t *pa = json_pack("{s:s,s:s}", "mode", labels[p], "policy", pol[p].label);
-
-		bench_metric("flushes", "flushes", NULL, pa, (double)r->flushes);
-		bench_metric("ipis", "IPIs", "lower", pa, (double)r->ipis);
-		bench_metric("ipis_per_flush", "IPIs/flush", "lower", pa,
-			     (double)r->ipis / (double)r->flushes);
-		bench_metric("stale_ipis", "IPIs", "lower", pa, (double)r->stale);
-		bench_metric("stale_ipis_per_flush", "IPIs/flush", "lower", pa,
-			     (double)r->stale / (double)r->flushes);
-		bench_metric("max_stale_ipis_per_cpu_per_hz", "IPIs/CPU/jiffy window", "lower", pa,
-			     (double)r->max_per_cpu_hz);
-		bench_metric("trims", "trims", NULL, pa, (double)r->trims);
-		bench_metric("jiffies", "jiffies", NULL, pa, (double)r->jiffies);
-		bench_metric("violations", "violations", "lower", pa, (double)r->violations);
-		bench_metric_stats("", pa, r->stats);
-		json_decref(pa);
-	}
-	if (json) {
-		if (bench_json_dump(bench_results_json(), json))
-			return 1;
-		if (strcmp(json, "-"))
-			printf("json: %s\n", json);
-	}
+	       (double)o.m / o.revisit, 1000 * o.per_jiffy);
 	return ret;
-bad:
-	usage(stderr);
-	return 2;
 }
+
+const struct bench bench_lazy = {
+	.name = "lazy",
+	.summary = "seed 001: IPIs to CPUs that left the mm: clear-on-switch / lazy / lazy+trim",
+	.help = "Seed 001: K CPUs run threads of mm A doing tlb_flush2; M other CPUs once ran\n"
+		"A and now switch among other mms (hackbench-like), running a task of A\n"
+		"briefly every --revisit flushes. Stepped mode, virtual jiffies: counts are\n"
+		"exact and deterministic. Compares, by default, clear-on-switch (<= v6.13:\n"
+		"v6.0), lazy untrimmed (209954cbc7d0) and lazy trimmed per HZ (6db2526c1d69:\n"
+		"latest); -p replaces them. One row per policy: IPIs per flush, stale IPIs\n"
+		"per flush (to CPUs whose loaded mm is not A when the IPI is sent), the most\n"
+		"stale IPIs one CPU took in any HZ window, cpumask trims, IPIs skipped (not\n"
+		"loaded / trim not due), oracle violations. Exit 1 on violations.\n",
+	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_SEED | BENCH_O_JSON,
+	.modes = BENCH_M_STEPPED,
+	.modes_why = "its model is stepped with a virtual jiffy clock (seed001 runs tlb_flush2 "
+		     "in virtual time)",
+	.opts = lazy_opts,
+	.run = lazy_run,
+};

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -47,8 +48,11 @@ int bench_plugin_load(const char *path)
 	if (init) {
 		err = init();
 		if (err < 0) {
-			fprintf(stderr, "tlbgen-bench: --plugin %s: tlbgen_bench_plugin_init: %d\n",
-				path, err);
+			fprintf(stderr, "tlbgen-bench: --plugin %s: its tlbgen_bench_plugin_init() "
+				"failed: %s\n", path,
+				err == -EEXIST ? "a policy it registers has that name already "
+						 "(the plugin given twice?)"
+					       : strerror(-err));
 			return err;
 		}
 	}

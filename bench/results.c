@@ -264,6 +264,24 @@ void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stat
 	}
 }
 
+bool bench_metric_get(const char *name, json_t *params, double *out)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(run.metrics, i, m) {
+		json_t *v = json_object_get(m, "value");
+
+		if (strcmp(json_string_value(json_object_get(m, "name")), name) ||
+		    !json_equal(json_object_get(m, "params"), params))
+			continue;
+		*out = json_is_number(v) ? json_number_value(v) : NAN;
+		return true;
+	}
+	*out = NAN;
+	return false;
+}
+
 json_t *bench_results_json(void)
 {
 	if (!run.results) {
@@ -275,86 +293,6 @@ json_t *bench_results_json(void)
 		json_object_set(run.results, "metrics", run.metrics);
 	}
 	return run.results;
-}
-
-/* Output files -------------------------------------------------------------- */
-
-int bench_check_output(const char *opt, const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash;
-	struct stat st;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	if (!*path || strlen(path) >= sizeof(dir)) {
-		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a usable file name\n", opt, path);
-		return -EINVAL;
-	}
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "tlbgen-bench: %s: %s: is a directory\n", opt, path);
-			return -EISDIR;
-		}
-		if (access(path, W_OK)) {
-			int e = errno;
-
-			fprintf(stderr, "tlbgen-bench: %s: %s: %s\n", opt, path, strerror(e));
-			return -e;
-		}
-		return 0;
-	}
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
-		int e = errno ? errno : ENOTDIR;
-
-		fprintf(stderr, "tlbgen-bench: %s: %s: cannot create (%s: %s)\n", opt, path, dir,
-			strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
-FILE *bench_open_output(const char *path)
-{
-	return strcmp(path, "-") ? fopen(path, "w") : stdout;
-}
-
-void bench_close_output(FILE *f)
-{
-	if (f == stdout)
-		fflush(f);
-	else if (f)
-		fclose(f);
-}
-
-int bench_json_dump(json_t *doc, const char *path)
-{
-	FILE *f = bench_open_output(path);
-	int err = 0;
-
-	if (!f) {
-		err = -errno;
-	} else {
-		if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(12)))
-			err = -EIO;
-		fputc('\n', f);
-		if (f == stdout) {
-			if (fflush(f))
-				err = -errno;
-		} else if (fclose(f) && !err) {
-			err = -errno;
-		}
-	}
-	if (err)
-		fprintf(stderr, "tlbgen-bench: %s: %s\n", path, strerror(-err));
-	return err;
 }
 
 /* meta.json ------------------------------------------------------------------ */

@@ -23,6 +23,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define BENCH_RESULTS_SCHEMA "tlbgen-bench-results"
@@ -63,6 +64,9 @@ void bench_metric_samples(const char *name, const char *unit, const char *better
 /* Counters of a library stats array, one metric each (unit "events"). */
 void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stats);
 
+/* The value of the metric `name` with exactly these params (NAN when it
+ * is null): true if recorded. What a run prints, it reads back from here. */
+bool bench_metric_get(const char *name, json_t *params, double *out);
 /* The whole results document (borrowed), e.g. for `--json FILE`. */
 json_t *bench_results_json(void);
 /* Dump `doc` to `path`, "-" meaning stdout. 0 or -errno (message printed). */
@@ -74,6 +78,9 @@ int bench_json_dump(json_t *doc, const char *path);
  * writable and the file, if it exists, writable. 0, or -errno after one line
  * on stderr naming the option and the path. */
 int bench_check_output(const char *opt, const char *path);
+/* Where "-" writes from now on (NULL: stdout): --json - keeps the real
+ * stdout for the JSON and sends the text report to stderr. */
+void bench_set_stdout(FILE *f);
 /* fopen(path, "w"), "-" meaning stdout. */
 FILE *bench_open_output(const char *path);
 void bench_close_output(FILE *f);

@@ -1,28 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench/wis.c - will-it-scale's TLB tests as emulated work.
- *
- * Per task, each operation is what one loop iteration of the kernel test
- * does to the TLB machinery:
- *   tlb_flush1/2/3: write the page (a fault, then tlbgen_access),
- *     MADV_DONTNEED zaps its PTE (tlbgen_pte_change) and flushes one page
- *     (flush_tlb_mm_range, stride PAGE_SHIFT, freed_tables false) - the
- *     whole mm with freed_tables when another task's zap of the mm is in
- *     flight (mm_tlb_flush_nested()) - then the test reads the page back
- *     (a second fault, tlbgen_access);
- *   tlb_flush1 only: its mapping is a file's, MAP_PRIVATE, so the read back
- *     is a read fault whose do_fault_around() maps the rest of the page's
- *     64 KiB block read-only; the next write, on 15 pages in 16, is a COW
- *     over a read-only PTE, which wp_page_copy() clears and flushes
- *     (ptep_clear_flush()) before the madvise flushes again;
- *   page_fault3: write the page (the fault makes the PTE writable: a PTE
- *     change that x86 does not flush).
- * After region_pages operations the task munmaps its region: every PTE
- * changes and one flush of the whole region with freed_tables (past the
- * ceiling: a full flush). Threads mode shares one mm (IPIs), processes mode
- * gives each task its own mm (flushes stay local).
- * The kernel tests' page-cache work has no model here beyond that; the
- * region is 128 MiB for the file tests, 1 MiB for tlb_flush2.
+ * bench/round.c - one timed round of an op-based workload on real threads:
+ * a pinned pthread per task runs the workload's op in a loop (the library's
+ * kernel-side operations, their kernel work burnt with IRQs on from the
+ * machine model), and the main thread takes will-it-scale's samples.
+ * Threads mode shares one mm (IPIs), processes mode gives each task its own.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,24 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-
-const struct bench_wis_workload bench_wis_workloads[] = {
-	/* fault_around_bytes: rounddown_pow_of_two(65536), 16 pages. */
-	{ "tlb_flush1", "TLB flush of separate file private mapping", 32768, true, 16 },
-	{ "tlb_flush2", "TLB flush of anonymous memory private mapping", 256, true, 0 },
-	{ "tlb_flush3", "TLB flush of separate file shared mapping", 32768, true, 0 },
-	{ "page_fault3", "Separate file shared mapping page fault", 32768, false, 0 },
-	{ NULL, NULL, 0, false, 0 },
-};
-
-const struct bench_wis_workload *bench_wis_find(const char *name)
-{
-	for (const struct bench_wis_workload *w = bench_wis_workloads; w->name; w++)
-		if (!strcmp(w->name, name))
-			return w;
-	return NULL;
-}
+#include "threaded.h"
 
 /* will-it-scale keeps each task's counter in its own 256-byte slot. */
 struct task_slot {
@@ -64,19 +29,13 @@ struct read_acct {
 	uint64_t remote_reads, local_reads;
 } __attribute__((aligned(64)));
 
-/* mm->tlb_flush_pending of a task mm, on its own line. */
-struct flush_pending {
-	atomic_int v;
-} __attribute__((aligned(64)));
-
 struct round {
 	const struct bench_round_opts *o;
 	struct tlbgen_system *sys;
 	struct tlbgen_mm **mms;
-	struct flush_pending *pending;	/* per mm */
+	struct tlbgen_wl *wl;
 	struct task_slot *slots;
 	_Atomic int ready, start, stop, done, err;
-	struct tlbgen_coherence *mesi;	/* stepped account only */
 	struct read_acct *acct;
 };
 
@@ -91,8 +50,7 @@ static void acct_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintpt
 	struct round *r = ctx;
 	struct read_acct *a = &r->acct[cpu];
 
-	if (r->mesi)
-		tlbgen_coherence__line_access(r->mesi, cpu, line, id, op);
+	(void)id;
 	if (line == TLBGEN_LINE_MM_TLB_GEN && op == TLBGEN_OP_READ) {
 		if (a->in_remote)
 			a->remote_reads++;
@@ -135,41 +93,6 @@ static void sum_acct(struct round *r, unsigned int nr_cpus, uint64_t *remote, ui
 	}
 }
 
-/* munmap() of the task's region: every PTE goes, one flush with freed_tables. */
-static int wis_munmap(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-		      unsigned long base, unsigned long pages)
-{
-	int err;
-
-	for (unsigned long p = 0; p < pages; p++) {
-		err = tlbgen_pte_change(sys, cpu, mm, (base + p) << TLBGEN_PAGE_SHIFT);
-		if (err)
-			return err;
-	}
-	return tlbgen_flush_tlb_mm_range(sys, cpu, mm, base << TLBGEN_PAGE_SHIFT,
-					 (base + pages) << TLBGEN_PAGE_SHIFT, TLBGEN_PAGE_SHIFT,
-					 true);
-}
-
-int bench_wis_cow_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-			unsigned long addr)
-{
-	int err = tlbgen_pte_change(sys, cpu, mm, addr);
-
-	return err ? err : tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr, addr + TLBGEN_PAGE_SIZE,
-						     TLBGEN_PAGE_SHIFT, false);
-}
-
-int bench_wis_zap_flush(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
-			unsigned long addr, bool nested)
-{
-	if (nested)
-		return tlbgen_flush_tlb_mm_range(sys, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL,
-						 TLBGEN_PAGE_SHIFT, true);
-	return tlbgen_flush_tlb_mm_range(sys, cpu, mm, addr, addr + TLBGEN_PAGE_SIZE,
-					 TLBGEN_PAGE_SHIFT, false);
-}
-
 static void *task_main(void *p)
 {
 	struct task_arg *a = p;
@@ -177,18 +100,21 @@ static void *task_main(void *p)
 	const struct bench_round_opts *o = r->o;
 	struct tlbgen_system *sys = r->sys;
 	unsigned int cpu = a->i;
-	struct tlbgen_mm *mm = o->processes ? r->mms[cpu] : r->mms[0];
-	unsigned long region = o->wl->region_pages;
-	unsigned long base = o->processes ? 0 : cpu * region, page = 0;
+	struct bench_task t = { .sys = sys, .wl = r->wl, .ops = o->ops, .cpu = cpu,
+				.tasks = o->tasks, .mode = TLBGEN_MODE_THREADED,
+				.processes = o->processes,
+				.mm = o->processes ? r->mms[cpu] : r->mms[0],
+				.base = o->processes ? 0 : cpu * o->ops->region_pages };
 	_Atomic uint64_t *ops = &r->slots[cpu].ops;
-	uint64_t n = 0;
 	int err;
 
 	if (o->nr_cpus > 0)
 		bench_pin_self(o->cpus[cpu % (unsigned int)o->nr_cpus]);
 	err = tlbgen_cpu__attach(sys, cpu);
 	if (!err)
-		err = tlbgen_switch_mm(sys, cpu, mm);
+		err = tlbgen_switch_mm(sys, cpu, t.mm);
+	if (!err && o->ops->start)
+		err = o->ops->start(&t);
 	if (err) {
 		atomic_store(&r->err, err);
 		atomic_store(&r->stop, 1);
@@ -199,42 +125,10 @@ static void *task_main(void *p)
 			tlbgen_poll(sys, cpu);
 
 	while (!err && !atomic_load_explicit(&r->stop, memory_order_relaxed)) {
-		unsigned long addr = (base + page) << TLBGEN_PAGE_SHIFT;
-
-		/* *(addr + i) = 1: the fault that maps the page again; under
-		 * tlb_flush1 mostly a COW whose wp_page_copy() flushes. */
-		bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
-		err = o->trace_reads ? tlbgen_access(sys, cpu, addr) : 0;
-		if (err >= 0 && o->wl->cow_block && page % o->wl->cow_block)
-			err = bench_wis_cow_flush(sys, cpu, mm, addr);
-		if (err >= 0)
-			err = tlbgen_pte_change(sys, cpu, mm, addr);
-		if (!err && o->wl->flush_per_op) {
-			atomic_int *pending = &r->pending[o->processes ? cpu : 0].v;
-
-			/* madvise(MADV_DONTNEED): zap + 1-page flush under an
-			 * mmu_gather, or, when another task's gather on the mm
-			 * is in flight, a flush of the whole mm with
-			 * freed_tables (bench_wis_zap_flush()); then the read back
-			 * faults the page in again. */
-			atomic_fetch_add(pending, 1);
-			bench_burn_ns_irqs_on(sys, cpu, o->kw_syscall_ns + o->kw_zap_ns);
-			err = bench_wis_zap_flush(sys, cpu, mm, addr, atomic_load(pending) > 1);
-			atomic_fetch_sub(pending, 1);
-			bench_burn_ns_irqs_on(sys, cpu, o->kw_fault_ns);
-			if (!err && o->trace_reads)
-				err = tlbgen_access(sys, cpu, addr);
-			if (err > 0)
-				err = 0;
-		}
+		err = o->ops->op(&t);
 		if (err)
 			break;
-		bench_burn_ns_irqs_on(sys, cpu, o->kw_user_ns);
-		atomic_store_explicit(ops, ++n, memory_order_relaxed);
-		if (++page == region) {
-			err = wis_munmap(sys, cpu, mm, base, region);
-			page = 0;
-		}
+		atomic_store_explicit(ops, ++t.n, memory_order_relaxed);
 		/* IRQs are on between iterations: take pending IPIs. */
 		tlbgen_poll(sys, cpu);
 	}
@@ -281,7 +175,7 @@ static void invlpgb_settle(struct round *r, uint64_t *base)
 	tlbgen_stats__system(r->sys, base, TLBGEN_STAT_NR);
 }
 
-int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result *res)
+int bench_round_run(const struct bench_round_opts *o, struct bench_round_result *res)
 {
 	/*
 	 * Timed rounds run without the oracle: its per-mm sequence word is a
@@ -291,8 +185,9 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	 * oracle there is no simulated TLB, so the tasks skip their accesses.
 	 */
 	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = o->tasks, .mode = TLBGEN_MODE_THREADED,
-		    .profile = o->profile, .invlpgb = o->invlpgb,
+		    .profile = o->profile, .invlpgb = o->invlpgb, .no_pcid = o->no_pcid,
 		    .flags = o->trace_reads ? 0 : TLBGEN_SYS_NO_ORACLE);
+	TLBGEN_OPTS(tlbgen_wl_opts, wo, .kwork = o->trace_reads ? NULL : o->kwork);
 	uint64_t base_stats[TLBGEN_STAT_NR] = { 0 };
 	struct round r = { .o = o };
 	struct task_arg *args = NULL;
@@ -307,9 +202,7 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	if (err)
 		return err;
 	r.mms = calloc(nmm, sizeof(*r.mms));
-	r.pending = aligned_alloc(64, sizeof(*r.pending) * nmm);
-	if (r.pending)
-		memset(r.pending, 0, sizeof(*r.pending) * nmm);
+	err = tlbgen_wl__create(r.sys, &wo, &r.wl);
 	r.slots = aligned_alloc(256, sizeof(*r.slots) * o->tasks);
 	th = calloc(o->tasks, sizeof(*th));
 	args = calloc(o->tasks, sizeof(*args));
@@ -317,15 +210,15 @@ int bench_wis_round(const struct bench_round_opts *o, struct bench_round_result 
 	res->smin = calloc(max_samples, sizeof(uint64_t));
 	res->smax = calloc(max_samples, sizeof(uint64_t));
 	res->stotal = calloc(max_samples, sizeof(uint64_t));
-	if (!r.mms || !r.pending || !r.slots || !th || !args || !last || !res->smin || !res->smax ||
+	if (err || !r.mms || !r.slots || !th || !args || !last || !res->smin || !res->smax ||
 	    !res->stotal) {
-		err = -ENOMEM;
+		err = err ? err : -ENOMEM;
 		goto out;
 	}
 	memset(r.slots, 0, sizeof(*r.slots) * o->tasks);
 	for (unsigned int i = 0; i < nmm; i++) {
-		err = tlbgen_mm__create(r.sys, o->processes ? o->wl->region_pages :
-					o->wl->region_pages * o->tasks, &r.mms[i]);
+		err = tlbgen_mm__create(r.sys, o->processes ? o->ops->region_pages :
+					o->ops->region_pages * o->tasks, &r.mms[i]);
 		if (err)
 			goto out;
 	}
@@ -422,9 +315,9 @@ out:
 		tlbgen_system__set_trace(r.sys, NULL);
 		tlbgen_system__destroy(r.sys);
 	}
+	tlbgen_wl__destroy(r.wl);
 	free(r.acct);
 	free(r.mms);
-	free(r.pending);
 	free(r.slots);
 	free(th);
 	free(args);
@@ -441,124 +334,4 @@ void bench_round_result_free(struct bench_round_result *r)
 	free(r->stotal);
 	r->smin = r->smax = r->stotal = NULL;
 	r->nr_samples = 0;
-}
-
-/* Stepped coherence account ------------------------------------------------ */
-
-/*
- * The same loop in stepped mode, one host thread, threads mode (one mm).
- * A seeded scheduler interleaves the CPUs' iterations with IPI deliveries,
- * so flushes overlap as on a busy machine: a target may receive an IPI for
- * a generation it already caught up to (the early skip of aa44284960).
- * Every traced line access drives the MESI model.
- */
-int bench_wis_mesi(const struct bench_wis_workload *wl, const char *profile, unsigned int ncpu,
-		   uint64_t target, uint64_t seed, bool invlpgb, struct bench_mesi_result *res)
-{
-	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = ncpu, .mode = TLBGEN_MODE_STEPPED,
-		    .profile = profile, .seed = seed, .invlpgb = invlpgb);
-	struct round r = { 0 };
-	struct tlbgen_mm *mm = NULL;
-	unsigned long region = wl->region_pages, *page = NULL;
-	unsigned char *phase = NULL;
-	unsigned int pending = 0;	/* the mm's tlb_flush_pending */
-	uint64_t rng = seed * 2654435761ULL + 88172645463325252ULL, ops = 0;
-	struct tlbgen_coherence_counts cc;
-	int err;
-
-	memset(res, 0, sizeof(*res));
-	err = tlbgen_system__create(&so, &r.sys);
-	if (err)
-		return err;
-	page = calloc(ncpu, sizeof(*page));
-	phase = calloc(ncpu, 1);
-	if (!page || !phase) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = tlbgen_coherence__create(ncpu, &r.mesi);
-	if (!err)
-		err = tlbgen_mm__create(r.sys, region * ncpu, &mm);
-	for (unsigned int c = 0; !err && c < ncpu; c++)
-		err = tlbgen_switch_mm(r.sys, c, mm);
-	if (!err)
-		err = install_acct(&r, ncpu);
-	if (err)
-		goto out;
-	/* Count from a warm state: every CPU runs the mm, caches as they are. */
-	tlbgen_stats__reset(r.sys);
-	tlbgen_coherence__reset(r.mesi, false);
-	while (ops < target && !err) {
-		unsigned int c;
-
-		if (bench_xorshift(&rng) % 2 && tlbgen_step(r.sys) >= 0)
-			continue;
-		c = (unsigned int)(bench_xorshift(&rng) % ncpu);
-		if (tlbgen_cpu__is_waiting(r.sys, c)) {
-			/* Spinning in csd_lock_wait() with IRQs on. */
-			tlbgen_deliver(r.sys, c);
-			continue;
-		}
-		unsigned long addr = (c * region + page[c]) << TLBGEN_PAGE_SHIFT;
-
-		/* Phases: 0 the write (and its COW flush), 2 the zap and the
-		 * madvise flush, 1 the re-fault once that flush returned. */
-		if (phase[c] == 0) {
-			err = tlbgen_access(r.sys, c, addr);
-			phase[c] = 2;
-			if (err >= 0 && wl->cow_block && page[c] % wl->cow_block) {
-				err = bench_wis_cow_flush(r.sys, c, mm, addr);
-				continue;
-			}
-		}
-		if (err >= 0 && phase[c] == 2) {
-			err = tlbgen_pte_change(r.sys, c, mm, addr);
-			phase[c] = 0;
-			if (!err && wl->flush_per_op) {
-				/* The gather stays open until the flush returns. */
-				pending++;
-				res->nested_flushes += pending > 1;
-				err = bench_wis_zap_flush(r.sys, c, mm, addr, pending > 1);
-				phase[c] = 1;
-				continue;
-			}
-		} else if (phase[c] == 1) {
-			pending--;
-			/* The flush has returned: the re-fault. */
-			err = tlbgen_access(r.sys, c, addr);
-			if (err > 0)
-				err = 0;
-			phase[c] = 0;
-		}
-		if (err)
-			break;
-		ops++;
-		if (++page[c] == region) {
-			page[c] = 0;
-			err = wis_munmap(r.sys, c, mm, c * region, region);
-		}
-	}
-	tlbgen_run_until_idle(r.sys);
-	if (err)
-		goto out;
-	res->ops = ops;
-	tlbgen_stats__system(r.sys, res->stats, TLBGEN_STAT_NR);
-	res->flushes = res->stats[TLBGEN_STAT_FLUSH_INITIATED];
-	res->transfers = tlbgen_coherence__transfers(r.mesi, TLBGEN_LINE_NR, -1);
-	for (int k = 0; k < TLBGEN_LINE_NR; k++)
-		res->line_transfers[k] = tlbgen_coherence__transfers(r.mesi, (enum tlbgen_line)k, -1);
-	tlbgen_coherence__counts(r.mesi, TLBGEN_LINE_MM_TLB_GEN, -1, &cc);
-	res->tlb_gen = cc;
-	sum_acct(&r, ncpu, &res->remote_reads, &res->local_reads);
-	res->violations = tlbgen_oracle__violations(r.sys);
-out:
-	if (r.sys) {
-		tlbgen_system__set_trace(r.sys, NULL);
-		tlbgen_system__destroy(r.sys);
-	}
-	tlbgen_coherence__destroy(r.mesi);
-	free(r.acct);
-	free(page);
-	free(phase);
-	return err;
 }

@@ -121,9 +121,13 @@ int bench_sweep_main(int argc, char **argv)
 			emit = true;
 			break;
 		case 'w':
-			if (nwl >= 16 || !bench_wis_find(optarg)) {
-				fprintf(stderr, "tlbgen-bench sweep: --workload: '%s' is not one of "
-					"tlb_flush1 tlb_flush2 tlb_flush3 page_fault3\n", optarg);
+			if (nwl >= 16 || !bench_find(optarg) || !bench_find(optarg)->ops) {
+				fprintf(stderr, "tlbgen-bench sweep: --workload: '%s' is not a "
+					"workload; the workloads:", optarg);
+				for (const struct bench *const *c = bench_commands; *c; c++)
+					if ((*c)->ops)
+						fprintf(stderr, " %s", (*c)->name);
+				fputc('\n', stderr);
 				return 2;
 			}
 			wls[nwl++] = optarg;

@@ -1,22 +1,81 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench/compare.c - policies compared in one run.
+ * bench/threaded.c - an op-based workload on real threads, its policies
+ * compared in one run.
  *
  * Rounds are interleaved (for each round: for each task count: policy A,
  * B, A, B ...) so that machine noise (on this class of VM cross-core latency
  * jumps fivefold mid-run) hits every policy alike. Per policy and task count:
  * ops/s min/mean/max over the rounds, % change of the mean against the
  * first policy with its 95% confidence interval and Welch's t-test (all
- * three about the mean), with the counters that explain it; then a
- * stepped MESI coherence account, and will-it-scale / CSV / LKP / JSON / SVG
- * output.
+ * three about the mean), with the counters that explain it; then the
+ * stepped MESI account (run-stepped.c), and will-it-scale / CSV / LKP /
+ * JSON / SVG output.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "results.h"
+#include "threaded.h"
+
+static struct {
+	unsigned int rounds, duration_ms, sample_ms, mesi_cpus;
+	uint64_t mesi_ops;
+	const char *csv, *svg, *cpus;
+	bool no_plot, no_mesi, no_acct;
+} o = { .rounds = 5, .mesi_cpus = 8, .mesi_ops = 20000 };
+
+const char *const *bench_threaded_mesi_cols;
+
+static int opt_cpus(const char *opt, const char *arg);
+
+const struct bench_opt bench_threaded_opts[] = {
+	{ .name = "rounds", .key = 'r', .arg = "N", .type = BOPT_UINT, .dst = &o.rounds, .min = 1,
+	  .max = MAX_ROUNDS, .help = "threads/processes: interleaved rounds per policy and task\n"
+				     "count (5)" },
+	{ .name = "duration", .key = 'd', .arg = "MS", .type = BOPT_UINT, .dst = &o.duration_ms,
+	  .min = 10, .max = 3600000,
+	  .help = "threads/processes: one round (default ~20 s in all, 200..1000)" },
+	{ .name = "sample-ms", .key = 's', .arg = "MS", .type = BOPT_UINT, .dst = &o.sample_ms,
+	  .min = 10, .max = 3600000,
+	  .help = "threads/processes: will-it-scale's sample interval\n(default min(1000, d/4))" },
+	{ .name = "cpus", .arg = "LIST", .type = BOPT_FN, .fn = opt_cpus,
+	  .help = "threads/processes: real CPUs to pin task i to (cpus[i % n]);\n"
+		  "default: every CPU this process may use" },
+	{ .name = "csv", .arg = "FILE", .type = BOPT_STR, .dst = &o.csv,
+	  .help = "threads/processes: the will-it-scale CSV there too ('-': stdout;\n"
+		  "with several policies FILE-POLICY.csv each)" },
+	{ .name = "svg", .arg = "FILE", .type = BOPT_STR, .dst = &o.svg,
+	  .help = "threads/processes: the plot there (default: the results\n"
+		  "directory's throughput.svg), drawn with gnuplot if present" },
+	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
+	{ .name = "no-acct", .type = BOPT_FLAG, .dst = &o.no_acct,
+	  .help = "threads/processes: skip the traced accounting pass (remote\n"
+		  "tlb_gen reads, and the oracle: timed rounds run without it)" },
+	{ .name = "no-mesi", .type = BOPT_FLAG, .dst = &o.no_mesi,
+	  .help = "threads/processes: skip the stepped MESI account" },
+	{ .name = "mesi-cpus", .arg = "N", .type = BOPT_UINT, .dst = &o.mesi_cpus, .min = 1,
+	  .max = 1024, .help = "threads/processes: CPUs of the MESI account (8)" },
+	{ .name = "mesi-ops", .arg = "N", .type = BOPT_U64, .dst = &o.mesi_ops, .min = 1,
+	  .max = 100000000, .help = "threads/processes: ops of the MESI account (20000)" },
+	BENCH_OPT_END,
+};
+
+static int opt_cpus(const char *opt, const char *arg)
+{
+	o.cpus = arg;
+	(void)opt;
+	return 0;
+}
+
+static unsigned long long ns(uint32_t cycles)
+{
+	const struct tlbgen_machine *m = &bench_env()->machine;
+
+	return m->mhz ? (unsigned long long)cycles * 1000 / m->mhz : 0;
+}
 
 /* Run ------------------------------------------------------------------------ */
 
@@ -57,17 +116,14 @@ static int run_rounds(struct cmp *c)
 			for (unsigned int t = 0; t < c->ntasks; t++)
 				for (unsigned int p = 0; p < c->npol; p++) {
 					struct bench_round_opts o = {
-						.wl = c->wl, .profile = c->pol[p].name,
+						.ops = c->ops, .profile = c->pol[p].name,
 						.tasks = c->tasks[t], .processes = m,
 						.duration_ms = c->duration_ms,
 						.sample_ms = c->sample_ms, .cpus = c->cpus,
 						.nr_cpus = c->nr_cpus, .hw = &c->hw_probe,
 						.warmup_samples = c->warmup,
-						.invlpgb = c->invlpgb,
-						.kw_fault_ns = c->kw_fault_ns,
-						.kw_syscall_ns = c->kw_syscall_ns,
-						.kw_zap_ns = c->kw_zap_ns,
-						.kw_user_ns = c->kw_user_ns,
+						.invlpgb = c->invlpgb, .no_pcid = c->no_pcid,
+						.kwork = c->kwork_on ? &c->kwork : NULL,
 					};
 					struct bench_round_result r;
 					int err;
@@ -75,10 +131,10 @@ static int run_rounds(struct cmp *c)
 					bench_progress(&c->pg,
 						       "[%3u%%] round %u/%u %s %s tasks=%u %s (%.0f s)",
 						       100 * done / total, round + 1, c->rounds,
-						       c->wl->name, mode_name(m), c->tasks[t],
+						       c->name, mode_name(m), c->tasks[t],
 						       c->pol[p].label,
 						       (double)(bench_now_ns() - t0) / 1e9);
-					err = bench_wis_round(&o, &r);
+					err = bench_round_run(&o, &r);
 					if (err) {
 						bench_progress_done(&c->pg);
 						fprintf(stderr, "tlbgen-bench: round failed: %s\n",
@@ -103,11 +159,11 @@ static int run_acct(struct cmp *c)
 			for (unsigned int p = 0; p < c->npol; p++) {
 				unsigned int d = c->duration_ms / 4 < 100 ? 100 : c->duration_ms / 4;
 				struct bench_round_opts o = {
-					.wl = c->wl, .profile = c->pol[p].name,
+					.ops = c->ops, .profile = c->pol[p].name,
 					.tasks = c->tasks[t], .processes = m,
 					.duration_ms = d, .sample_ms = d, .cpus = c->cpus,
 					.nr_cpus = c->nr_cpus, .trace_reads = true,
-					.invlpgb = c->invlpgb,
+					.invlpgb = c->invlpgb, .no_pcid = c->no_pcid,
 				};
 				struct bench_round_result r;
 				struct cell *x = cell(c, m, t, p);
@@ -115,7 +171,7 @@ static int run_acct(struct cmp *c)
 
 				bench_progress(&c->pg, "accounting pass %s tasks=%u %s",
 					       mode_name(m), c->tasks[t], c->pol[p].label);
-				err = bench_wis_round(&o, &r);
+				err = bench_round_run(&o, &r);
 				if (err) {
 					bench_progress_done(&c->pg);
 					fprintf(stderr, "tlbgen-bench: accounting failed: %s\n",
@@ -134,15 +190,19 @@ static int run_acct(struct cmp *c)
 	return 0;
 }
 
+/* The stepped MESI account: the workload's ops under each column's policy. */
 static int run_mesi(struct cmp *c)
 {
 	for (unsigned int p = 0; p < c->nmesi; p++) {
+		struct bench_sspec s = { .ops = c->ops, .profile = c->mesi_pol[p].name,
+					 .threads = c->mesi_cpus, .ops_total = c->mesi_ops,
+					 .seed = c->seed, .invlpgb = c->invlpgb,
+					 .no_pcid = c->no_pcid };
 		int err;
 
 		bench_progress(&c->pg, "MESI account %s (%u emulated CPUs, %llu ops)",
 			       c->mesi_pol[p].label, c->mesi_cpus, (unsigned long long)c->mesi_ops);
-		err = bench_wis_mesi(c->wl, c->mesi_pol[p].name, c->mesi_cpus, c->mesi_ops, c->seed,
-				     c->invlpgb, &c->mesi[p]);
+		err = bench_scell_run(&s, &c->mesi[p]);
 		if (err) {
 			bench_progress_done(&c->pg);
 			fprintf(stderr, "tlbgen-bench: MESI account failed: %s\n", strerror(-err));
@@ -176,8 +236,6 @@ static void analyse(struct cmp *c)
 			}
 }
 
-/* Main ----------------------------------------------------------------------- */
-
 static void free_cmp(struct cmp *c)
 {
 	size_t n = (size_t)2 * c->ntasks * c->npol;
@@ -208,7 +266,7 @@ static void print_header(struct cmp *c)
 
 	for (unsigned int i = 0; i < c->ntasks; i++)
 		maxt = c->tasks[i] > maxt ? c->tasks[i] : maxt;
-	printf("# tlbgen-bench %s: %s (%s), %s, tasks", c->prog, c->wl->name, c->wl->desc,
+	printf("# tlbgen-bench %s: %s (%s), %s, tasks", c->prog, c->name, c->ops->desc,
 	       c->modes[0] && c->modes[1] ? "threads+processes" : mode_name(c->modes[1]));
 	for (unsigned int i = 0; i < c->ntasks; i++)
 		printf("%s%u", i ? "," : " ", c->tasks[i]);
@@ -219,43 +277,21 @@ static void print_header(struct cmp *c)
 	printf("\n# %d real CPUs allowed; one emulated CPU (pinned pthread) per task\n",
 	       c->nr_cpus);
 	if (c->kwork_on) {
+		const struct tlbgen_machine *m = &c->kwork;
 		char desc[512];
 
 		tlbgen_machine_describe(&c->kwork, desc, sizeof(desc));
-		printf("# kernel work per op (--kernel-work %s; off: the flush path alone), burnt "
-		       "as busy-waits in the timed rounds:\n#   fault %llu ns, madvise syscall+PTL "
-		       "%llu ns, zap %llu ns, user %llu ns; machine %s\n",
-		       c->kwork_spec, (unsigned long long)c->kw_fault_ns,
-		       (unsigned long long)c->kw_syscall_ns, (unsigned long long)c->kw_zap_ns,
-		       (unsigned long long)c->kw_user_ns, desc);
+		printf("# kernel work per event (--machine %s; off: the flush path alone), burnt "
+		       "as busy-waits with IRQs on in the timed rounds:\n#   fault %llu ns, syscall "
+		       "%llu ns, PTL %llu ns, zap %llu ns, user %llu ns; machine %s\n",
+		       c->kwork_spec, ns(m->page_fault), ns(m->syscall), ns(m->ptl), ns(m->zap),
+		       ns(m->user_work), desc);
 	} else {
 		printf("# kernel work per op: off (the emulated flush path alone)\n");
 	}
 	if (maxt > (unsigned int)c->nr_cpus)
 		printf("# notice: %u emulated CPUs on %d real CPUs: oversubscribed, only counts, "
 		       "not times, are meaningful\n", maxt, c->nr_cpus);
-}
-
-/* 1 if the MESI account saw oracle violations. */
-static int mesi_status(const struct cmp *c)
-{
-	for (unsigned int p = 0; p < c->nmesi; p++)
-		if (c->mesi[p].violations > 0)
-			return 1;
-	return 0;
-}
-
-/* `tlbgen-bench mesi`: the stepped coherence account alone. */
-static int run_mesi_only(struct cmp *c)
-{
-	int ret;
-
-	if (!c->nmesi || run_mesi(c))
-		return 1;
-	cmp_print_mesi(c);
-	cmp_record(c);
-	ret = cmp_write_json(c);
-	return mesi_status(c) | ret;
 }
 
 /* 0, or 1 when an output file could not be written. */
@@ -270,7 +306,7 @@ static int report(struct cmp *c)
 		cmp_print_invlpgb(c);
 	printf("## will-it-scale CSV\n");
 	for (unsigned int p = 0; p < c->npol; p++) {
-		printf("# %s, policy %s\n", c->wl->name, c->pol[p].label);
+		printf("# %s, policy %s\n", c->name, c->pol[p].label);
 		cmp_print_csv(c, p, stdout);
 	}
 	putchar('\n');
@@ -279,7 +315,6 @@ static int report(struct cmp *c)
 	cmp_print_mesi(c);
 	ret |= cmp_plot(c);
 	cmp_record(c);
-	ret |= cmp_write_json(c);
 	return ret;
 }
 
@@ -296,7 +331,8 @@ static int run_all(struct cmp *c)
 		return 1;
 	analyse(c);
 	ret = report(c);
-	ret |= mesi_status(c);
+	for (unsigned int p = 0; p < c->nmesi; p++)
+		ret |= c->mesi[p].violations > 0;
 	for (size_t i = 0; i < (size_t)2 * c->ntasks * c->npol; i++)
 		if (c->cells[i].violations)
 			ret = 1;
@@ -305,58 +341,138 @@ static int run_all(struct cmp *c)
 	return ret;
 }
 
-int bench_compare_main(const char *wl_name, int argc, char **argv, bool seed000, bool mesi_only)
+/* "0,2,4-7": real CPU numbers (unlike task counts, 0 is one). */
+static int parse_cpus(struct cmp *c, const char *arg)
+{
+	const char *s = arg;
+	char *end;
+
+	c->nr_cpus = 0;
+	while (*s) {
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a > 4095)
+			goto bad;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b > 4095)
+				goto bad;
+		}
+		for (long i = a; i <= b; i++) {
+			if (c->nr_cpus >= 1024)
+				goto bad;
+			c->cpus[c->nr_cpus++] = (int)i;
+		}
+		if (*end && *end != ',')
+			goto bad;
+		s = end + (*end == ',');
+	}
+	if (c->nr_cpus)
+		return 0;
+bad:
+	fprintf(stderr, "tlbgen-bench: --cpus: '%s' is not a list of CPUs (e.g. 0,2 or 0-3)\n",
+		arg);
+	return -EINVAL;
+}
+
+/* What was not given: from the other options and the machine. */
+static int fill_defaults(struct cmp *c)
+{
+	struct bench_env *e = c->e;
+
+	c->rounds = o.rounds;
+	c->warmup = e->warmup_given ? e->warmup_ms : 1;
+	c->mesi_cpus = o.mesi_cpus;
+	c->mesi_ops = o.mesi_ops;
+	c->csv = o.csv;
+	c->svg = o.svg;
+	c->no_plot = o.no_plot;
+	c->no_acct = o.no_acct;
+	c->no_mesi = o.no_mesi || !c->ops->flushes;
+	c->quiet = e->quiet;
+	c->seed = e->seed;
+	c->invlpgb = e->invlpgb;
+	c->no_pcid = e->no_pcid;
+	c->nr_cpus = bench_allowed_cpus(c->cpus, 1024);
+	if (o.cpus && parse_cpus(c, o.cpus))
+		return -EINVAL;
+	c->duration_ms = o.duration_ms;
+	if (!c->duration_ms) {
+		unsigned int n = c->npol * c->ntasks * c->rounds * (c->modes[0] + c->modes[1]);
+
+		c->duration_ms = 20000 / n;
+		c->duration_ms = c->duration_ms < 200 ? 200 : c->duration_ms > 1000 ? 1000 :
+				 c->duration_ms;
+	}
+	c->sample_ms = o.sample_ms;
+	if (!c->sample_ms)
+		c->sample_ms = c->duration_ms / 4 > 1000 ? 1000 : c->duration_ms / 4;
+	if (c->sample_ms > c->duration_ms)
+		c->sample_ms = c->duration_ms;
+	if (!c->svg && bench_results_path(c->svg_default, sizeof(c->svg_default), "throughput.svg"))
+		c->svg = c->svg_default;
+	/* Before the run: a path that cannot be written is a bad argument. */
+	if (c->svg && !c->no_plot && bench_check_output("--svg", c->svg))
+		return -EINVAL;
+	for (unsigned int p = 0; c->csv && p < c->npol; p++) {
+		char path[4096 + 256];
+
+		cmp_csv_path(c, p, path, sizeof(path));
+		if (bench_check_output("--csv", path))
+			return -EINVAL;
+	}
+	/* --machine: the costs the timed rounds burn as kernel work (host: this
+	 * kernel's, measured now; off: the emulated flush path alone). */
+	c->kwork_spec = e->machine_spec ? e->machine_spec : "host";
+	if (bench_env_machine(e, "host"))
+		return -EINVAL;
+	c->kwork = e->machine;
+	c->kwork_on = c->kwork.mhz != 0;
+	/* The MESI account: a preset's columns, else the run's policies. */
+	if (c->no_mesi)
+		return 0;
+	for (const char *const *s = bench_threaded_mesi_cols; s && *s; s++)
+		if (bench_policy_parse(*s, &c->mesi_pol[c->nmesi++]))
+			return -EINVAL;
+	if (!c->nmesi) {
+		memcpy(c->mesi_pol, c->pol, sizeof(*c->pol) * c->npol);
+		c->nmesi = c->npol;
+	}
+	return 0;
+}
+
+int bench_threaded_run(struct bench_env *e, const char *workload, const struct bench_ops *ops,
+		       unsigned int modes)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
 	int ret;
 
 	if (!c)
 		return 1;
-	ret = cmp_parse_args(c, wl_name, seed000, mesi_only, argc, argv);
-	if (ret) {
-		ret = ret > 0 ? 0 : 2;
-	} else if (alloc_cells(c)) {
+	*c = (struct cmp){ .name = workload, .ops = ops, .prog = e->cmd->name, .e = e,
+			   .pol = e->pol, .npol = e->npol, .tasks = e->threads };
+	if (!e->nthreads) {
+		long nproc = bench_allowed_cpus(c->cpus, 1024);
+
+		for (long i = 1; i <= nproc && e->nthreads < MAX_TASKS; i++)
+			e->threads[e->nthreads++] = (unsigned int)i;
+	}
+	c->ntasks = e->nthreads;
+	c->modes[0] = modes & BENCH_M_THREADS;
+	c->modes[1] = modes & BENCH_M_PROCESSES;
+	if (fill_defaults(c)) {
+		free(c);
+		return 2;
+	}
+	if (alloc_cells(c)) {
 		ret = 1;
 	} else {
-		if (!c->mesi_only)
-			print_header(c);
+		print_header(c);
 		fflush(stdout);
-		ret = c->mesi_only ? run_mesi_only(c) : run_all(c);
+		ret = run_all(c);
 	}
 	free_cmp(c);
 	free(c);
 	return ret;
-}
-
-/* Entry points ---------------------------------------------------------------- */
-
-int bench_seed000_main(int argc, char **argv)
-{
-	return bench_compare_main("tlb_flush1", argc, argv, true, false);
-}
-
-int bench_tlb_flush1_main(int argc, char **argv)
-{
-	return bench_compare_main("tlb_flush1", argc, argv, false, false);
-}
-
-int bench_tlb_flush2_main(int argc, char **argv)
-{
-	return bench_compare_main("tlb_flush2", argc, argv, false, false);
-}
-
-int bench_tlb_flush3_main(int argc, char **argv)
-{
-	return bench_compare_main("tlb_flush3", argc, argv, false, false);
-}
-
-int bench_page_fault3_main(int argc, char **argv)
-{
-	return bench_compare_main("page_fault3", argc, argv, false, false);
-}
-
-/* mesi: only the stepped coherence account (Nadav Amit's four columns). */
-int bench_mesi_main(int argc, char **argv)
-{
-	return bench_compare_main("tlb_flush1", argc, argv, true, true);
 }

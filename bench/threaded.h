@@ -1,21 +1,55 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * bench/compare.h - private to the comparison driver: compare.c runs the
- * rounds, compare-cli.c turns argv into a struct cmp, compare-report.c
- * prints and writes what the rounds measured.
+ * bench/threaded.h - an op-based workload on real threads (the threads and
+ * processes modes): threaded.c runs timed rounds of every policy and task
+ * count interleaved, round.c one round, report-threaded*.c print and write
+ * what the rounds measured.
  */
-#ifndef TLBGEN_BENCH_COMPARE_H
-#define TLBGEN_BENCH_COMPARE_H
+#ifndef TLBGEN_BENCH_THREADED_H
+#define TLBGEN_BENCH_THREADED_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "run.h"
 
-#define MAX_POLICIES 16
-#define MAX_TASKS 256
+#define MAX_POLICIES BENCH_MAX_POLICIES
+#define MAX_TASKS BENCH_MAX_THREADS
 #define MAX_ROUNDS 1000
+
+/* One timed threaded round of a workload. */
+struct bench_round_opts {
+	const struct bench_ops *ops;
+	const char *profile;		/* tlbgen profile name */
+	unsigned int tasks;
+	bool processes;			/* one mm per task instead of one shared */
+	unsigned int duration_ms;
+	unsigned int sample_ms;		/* will-it-scale per-"second" samples */
+	unsigned int warmup_samples;	/* run this many samples first, not counted */
+	const int *cpus;		/* real CPUs to pin task i to: cpus[i % nr_cpus] */
+	int nr_cpus;
+	bool trace_reads;		/* accounting pass: classify tlb_gen reads */
+	bool invlpgb, no_pcid;		/* machine features (system opts) */
+	const struct tlbgen_machine *kwork;	/* kernel work burnt per event (NULL: none) */
+	struct bench_hw_probe *hw;	/* non-NULL: open perf counters */
+};
+struct bench_round_result {
+	double seconds;
+	uint64_t ops;
+	double ops_per_sec;
+	/* per sample: ops/s of the slowest, fastest task and the total */
+	unsigned int nr_samples;
+	uint64_t *smin, *smax, *stotal;	/* malloc'ed, nr_samples each */
+	uint64_t stats[TLBGEN_STAT_NR];
+	uint64_t remote_reads, local_reads;	/* trace_reads only */
+	int global_asid;		/* invlpgb: the shared mm's at the end (0: none) */
+	long violations;
+	double idle_pct;
+	struct bench_hw hw;
+};
+int bench_round_run(const struct bench_round_opts *o, struct bench_round_result *r);
+void bench_round_result_free(struct bench_round_result *r);
 
 struct cell {			/* one (mode, tasks, policy) */
 	double *ops;		/* per round ops/s */
@@ -36,21 +70,21 @@ struct cell {			/* one (mode, tasks, policy) */
 };
 
 struct cmp {
-	const struct bench_wis_workload *wl;
-	const char *prog;	/* the subcommand, for usage and the header */
-	bool mesi_only;
-	struct bench_policy pol[MAX_POLICIES];
+	const char *name;	/* the workload (will-it-scale's test) */
+	const struct bench_ops *ops;
+	const char *prog;	/* the command, for the header */
+	struct bench_env *e;
+	struct bench_policy *pol;	/* e->pol */
 	unsigned int npol;
-	unsigned int tasks[MAX_TASKS];
+	unsigned int *tasks;	/* e->threads */
 	unsigned int ntasks;
 	bool modes[2];		/* [0] threads, [1] processes */
 	unsigned int rounds, duration_ms, sample_ms, warmup;
-	const char *json, *csv, *svg;
-	bool no_plot, quiet, no_mesi, no_acct, seed000, invlpgb;
-	const char *kwork_spec;	/* --kernel-work (host when not given) */
+	const char *csv, *svg;
+	bool no_plot, quiet, no_mesi, no_acct, invlpgb, no_pcid;
+	const char *kwork_spec;	/* --machine (host when not given) */
 	bool kwork_on;
 	struct tlbgen_machine kwork;
-	uint64_t kw_fault_ns, kw_syscall_ns, kw_zap_ns, kw_user_ns;
 	unsigned int mesi_cpus;
 	uint64_t mesi_ops, seed;
 	int cpus[1024];
@@ -58,7 +92,7 @@ struct cmp {
 	struct cell *cells;	/* [mode][tasks][policy] */
 	struct bench_policy mesi_pol[MAX_POLICIES];
 	unsigned int nmesi;
-	struct bench_mesi_result mesi[MAX_POLICIES];
+	struct bench_scell mesi[MAX_POLICIES];
 	char svg_default[4096];
 	char svg_written[4096];
 	struct bench_progress pg;
@@ -80,19 +114,25 @@ static inline double per(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
-/* compare-cli.c */
-void cmp_usage(FILE *f, const char *prog);
-/* Defaults of `wl_name` run as `prog`, then argv: 0 to run, 1 after --help
- * (printed), -EINVAL after a bad argument (the usage is printed). */
-int cmp_parse_args(struct cmp *c, const char *wl_name, bool seed000, bool mesi_only,
-		   int argc, char **argv);
+/* The options of the threads and processes modes, in every op-based
+ * workload's option table (bench/opt.c adds them). */
+extern const struct bench_opt bench_threaded_opts[];
 
-/* compare-report.c: stdout sections in the order of the usage text. */
+/* threaded.c: the sweep over e's policies and task counts in `modes`
+ * (BENCH_M_THREADS and/or BENCH_M_PROCESSES); 0 ok, 1 failed run.
+ * `mesi_cols`, if not NULL, names the policies of the MESI account
+ * (NULL-terminated; default: the run's). */
+int bench_threaded_run(struct bench_env *e, const char *workload, const struct bench_ops *ops,
+		       unsigned int modes);
+extern const char *const *bench_threaded_mesi_cols;
+
+/* report-threaded.c: stdout sections in this order. */
 void cmp_print_wis(struct cmp *c);
 void cmp_print_table(struct cmp *c);
 void cmp_print_counters(struct cmp *c);
 /* --invlpgb: INVLPGB, TLBSYNC, IPIs and IPIs avoided per flush. */
 void cmp_print_invlpgb(struct cmp *c);
+/* report-threaded-out.c */
 /* will-it-scale CSV of policy p, as runtest.py writes it for one test case. */
 void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f);
 /* The --csv file of policy p: FILE itself with one policy (or '-'), else
@@ -102,9 +142,8 @@ void cmp_csv_path(struct cmp *c, unsigned int p, char *path, size_t len);
 int cmp_write_csv(struct cmp *c);
 void cmp_print_lkp(struct cmp *c);
 void cmp_print_mesi(struct cmp *c);
-/* Every figure into results.json (bench/results.h); then --json FILE. 0 or 1. */
+/* Every figure into results.json (bench/results.h). */
 void cmp_record(struct cmp *c);
-int cmp_write_json(struct cmp *c);
 /* The SVG plot; 0, or 1 when gnuplot was there and failed. */
 int cmp_plot(struct cmp *c);
 

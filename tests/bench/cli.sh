@@ -46,14 +46,27 @@ fi
 "$bench" --out "$tmp/plainfile" lazy -f 50 >/dev/null 2>err
 [ $? -eq 2 ] || no "--out onto a file: want exit 2"
 
-# Global options, then workload options without a workload: the default.
-"$bench" --no-out --plugin "$plugin" -p v5.17 -p port-8f1d56f64f8d $quick --no-plot >out 2>err
+# Global options, then workload options without a workload: the default;
+# and --plugin after the command as well.
+for order in before after; do
+	if [ $order = before ]; then
+		set -- --out "$tmp/plug-$order" --plugin "$plugin" -p v5.17 -p port-8f1d56f64f8d $quick --no-plot
+	else
+		set -- --out "$tmp/plug-$order" tlb_flush1 -p v5.17 -p port-8f1d56f64f8d --plugin "$plugin" $quick --no-plot
+	fi
+	"$bench" "$@" >out 2>err
+	rc=$?
+	if [ $rc -ne 0 ] || ! python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; assert any(x["name"]=="ops_per_sec" and x["params"]["policy"]=="port-8f1d56f64f8d" for x in m)' "$tmp/plug-$order/results.json"; then
+		no "--plugin PATH ($order the command) -p port-8f1d56f64f8d: exit $rc"; head -3 err
+	else
+		echo "ok: --plugin PATH $order the command runs its policy"
+	fi
+done
+# A plugin loaded twice: its policy is already registered; said in words.
+"$bench" --no-out --plugin "$plugin" --plugin "$plugin" versions >out 2>err
 rc=$?
-if [ $rc -ne 0 ] || ! grep -q "^threads *1 *port-8f1d56f64f8d" out; then
-	no "--plugin PATH -p port-8f1d56f64f8d: exit $rc"; head -3 err
-else
-	echo "ok: --plugin PATH -p port-8f1d56f64f8d runs the default workload"
-fi
+[ $rc -eq 2 ] && grep -q "already" err && ! grep -q -- "-17" err &&
+	echo "ok: a plugin loaded twice: $(head -n 1 err)" || { no "a plugin loaded twice: exit $rc"; cat err; }
 
 # A plot name with quotes, a backslash and spaces is written as given.
 if command -v gnuplot >/dev/null 2>&1; then
@@ -67,10 +80,15 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 fi
 
-# '-' is stdout, and no file named '-' appears.
+# '-' is stdout, and no file named '-' appears; --json - writes only JSON
+# there (the text report goes to stderr).
 "$bench" --no-out lazy -f 50 --json - >out 2>err || no "lazy --json -: exit $?"
-python3 -c 'import json,sys; t=open(sys.argv[1]).read(); d=json.loads(t[t.index("{"):t.rindex("}")+1]); assert d["schema"]=="tlbgen-bench-results"' out ||
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="tlbgen-bench-results"' out ||
 	no "lazy --json - did not print results.json on stdout"
+"$bench" --no-out tlb_flush1 --mode stepped --ops 100 -t 2 --json - >out 2>err ||
+	no "tlb_flush1 --json -: exit $?"
+python3 -m json.tool out >/dev/null && grep -q "flushes_per_op" out && grep -q "^threads" err &&
+	echo "ok: --json - prints JSON alone, the table on stderr" || no "tlb_flush1 --json -: stdout is not JSON alone"
 "$bench" --no-out tlb_flush1 $quick --csv - >out 2>err || no "tlb_flush1 --csv -: exit $?"
 [ "$(grep -c '^tasks,processes,processes_idle,threads,threads_idle,linear$' out)" -ge 3 ] ||
 	no "tlb_flush1 --csv - did not print the CSV on stdout"

@@ -49,7 +49,7 @@ run tlb_flush1 $short -m both -p v5.17 -p v6.0 --no-mesi --no-plot
 run tlb_flush2 $short --no-mesi --no-plot
 run tlb_flush3 $short --no-mesi --no-plot
 run page_fault3 $short --no-mesi --no-plot
-run mesi --mesi-ops 500
+run mesi --ops 500
 run lazy -f 200
 run tlbie --iters 2
 run pagefault --rounds 1 --loops 1 --pages 128
@@ -67,7 +67,7 @@ done
 if grep -q '"ops_per_sec"\|"rounds"' "$tmp/mesi/results.json" "$tmp/mesi/meta.json"; then
 	echo "FAIL: mesi records timed rounds it never ran"; fail=1
 fi
-grep -q '"mesi_transfers_per_flush"' "$tmp/mesi/results.json" ||
+grep -q '"transfers_per_flush"' "$tmp/mesi/results.json" ||
 	{ echo "FAIL: mesi recorded no transfers per flush"; fail=1; }
 
 # A directory against itself: every change 0.00%, every p 1.000.

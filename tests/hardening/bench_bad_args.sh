@@ -65,7 +65,7 @@ check_number tlb_flush1 --rounds 3x
 check_number tlb_flush2 --tasks 1-x
 check_number tlb_flush3 --duration 100ms
 check_number page_fault3 --sample-ms 0x
-check_number mesi --mesi-cpus 8x
+check_number mesi --ops 8x
 check_number tlb_flush1 --warmup 1x
 check_number seed000 -w -1
 check_number lazy -k 2x

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/commands.c - every tlbgen-bench command: the will-it-scale
+ * workloads, the seeds' presets over them, and the tools. One line each.
+ */
+#include <string.h>
+
+#include "bench.h"
+
+extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
+	bench_page_fault3_ops;
+extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy;
+
+int bench_cmp_dirs_main(int argc, char **argv);
+int bench_sweep_main(int argc, char **argv);
+int bench_merge_main(int argc, char **argv);
+int bench_explore_main(int argc, char **argv);
+int bench_soak_main(int argc, char **argv);
+int bench_tlbie_main(int argc, char **argv);
+int bench_pagefault_main(int argc, char **argv);
+int bench_reclaim_main(int argc, char **argv);
+int bench_transport_main(int argc, char **argv);
+int bench_scale_main(int argc, char **argv);
+int bench_versions_main(int argc, char **argv);
+
+#define WIS(n, what)								\
+	static const struct bench bench_##n = {					\
+		.name = #n, .summary = what, .shared = BENCH_O_WORKLOAD,	\
+		.modes = BENCH_M_ALL, .default_modes = BENCH_M_THREADS,		\
+		.ops = &bench_##n##_ops,					\
+		.help = "will-it-scale's " #n " (bench/wl-wis.c): one op is one iteration\n" \
+			"of the test's loop, made of the library's kernel-side operations\n" \
+			"(tlbgen/workload.h), in every mode: stepped (counts per op and the\n" \
+			"MESI account), threads and processes (real pthreads, timed rounds\n" \
+			"interleaved, the kernel's work burnt from --machine), virtual (a\n" \
+			"machine model, each row a mean over seeds).\n",		\
+	}
+
+WIS(tlb_flush1, "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, read back "
+		"(a private file: COW flushes)");
+WIS(tlb_flush2, "will-it-scale tlb_flush2: same on 1 MiB anonymous, munmap + mmap every 256 pages");
+WIS(tlb_flush3, "will-it-scale tlb_flush3: same as tlb_flush1 on a shared file mapping");
+WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared file mapping");
+
+#define LEGACY(n, fn, what, is_tool)						\
+	static const struct bench bench_##n = { .name = #n, .summary = what, .main = fn, \
+						.tool = is_tool }
+
+LEGACY(tlbie, bench_tlbie_main,
+       "seed 004: range-ceiling sweep, flush cost vs refill cost (shmat/fill/shmdt)", false);
+LEGACY(pagefault, bench_pagefault_main,
+       "seed 003: page_fault3 with retried faults, spurious flushes per variant", false);
+LEGACY(reclaim, bench_reclaim_main,
+       "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", false);
+LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual under a memory "
+       "model)", false);
+LEGACY(soak, bench_soak_main,
+       "threaded soak: mixed workloads, oversubscribed, oracle + watchdog", false);
+LEGACY(transport, bench_transport_main,
+       "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", false);
+LEGACY(scale, bench_scale_main,
+       "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", false);
+LEGACY(versions, bench_versions_main,
+       "print docs/versions.md: choices, their commits and releases, profiles per arch", false);
+LEGACY(compare, bench_cmp_dirs_main,
+       "compare results directories: change, 95% CI, Welch's p per metric", true);
+LEGACY(sweep, bench_sweep_main,
+       "print one tlbgen-bench command per cell (GNU parallel, Slurm array)", true);
+LEGACY(merge, bench_merge_main, "merge the results directories of a sweep into one", true);
+
+const struct bench *const bench_commands[] = {
+	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
+	&bench_page_fault3, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
+	&bench_tlbie, &bench_transport, &bench_scale, &bench_explore, &bench_soak,
+	&bench_versions, &bench_compare, &bench_sweep, &bench_merge,
+	NULL,
+};
+
+const struct bench *bench_find(const char *name)
+{
+	for (const struct bench *const *c = bench_commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The op-based workloads through the one driver, read from results.json:
+tlb_flush1's flushes per op in stepped mode, AMD INVLPGB in the threads
+mode, the kernel work a machine model burns, every workload in every mode
+it has meaning in (and a refusal in the others), a plugin's policy in
+virtual time, and the policies and machines a command cannot run.
+
+usage: workloads.py TLBGEN-BENCH PLUGIN.so"""
+import sys
+
+sys.path.insert(0, sys.path[0])
+from benchlib import Run, check, fail, status  # noqa: E402
+
+bench, plugin = sys.argv[1], sys.argv[2]
+
+# will-it-scale's tlb_flush1 reads each page back after madvise(); the read's
+# do_fault_around() maps the rest of its 16-page block read-only, so on 15
+# pages in 16 the next write is a COW whose wp_page_copy() flushes. 1600 ops
+# of one task: 100 blocks, 1600 + 1500 flushes. Alone a task never meets
+# another's mmu_gather; among 8 interleaved tasks whose flushes stay open
+# until they return, most madvise()s do (mm_tlb_flush_nested(), 7a30df49f63a).
+r = Run(bench, ["tlb_flush1", "--mode", "stepped", "-t", "1,8", "--ops", "1600",
+                "-p", "v5.17", "-p", "v6.0"])
+if r.rc:
+    r.show()
+for pol in ("v5.17", "v6.0"):
+    f1, f8 = r.value("flush_initiated", threads=1, policy=pol), r.value("flush_initiated", threads=8, policy=pol)
+    check(r.value("ops", threads=8, policy=pol) == 1600, "%s: 1600 ops at 8 tasks" % pol)
+    check(f1 == 3100, "%s: 1 task, %s flushes for 1600 ops (want 3100)" % (pol, f1))
+    # each task's partial block: up to 15 fewer COWs in all
+    check(3085 <= f8 <= 3100, "%s: 8 tasks, %s flushes for 1600 ops (want 3085..3100)" % (pol, f8))
+    n1, n8 = r.value("nested_full_flush_pct", threads=1, policy=pol), r.value("nested_full_flush_pct", threads=8, policy=pol)
+    check(n1 == 0 and n8 >= 50, "%s: madvise flushes made full: 1 task %.1f%%, 8 tasks %.1f%%" % (pol, n1, n8))
+check(r.value("tlb_gen_reads_per_remote_flush_func", threads=8, policy="v6.0") <
+      r.value("tlb_gen_reads_per_remote_flush_func", threads=8, policy="v5.17"),
+      "v6.0 reads tlb_gen in fewer remote flush_tlb_func()s than v5.17")
+
+# AMD INVLPGB (4afeb0ed1753): latest at 4 tasks flushes the threads' mm by
+# one INVLPGB and one TLBSYNC per flush, no IPI, no flush_tlb_func, on a
+# global ASID; v6.14 on the same machine, and latest without it, send IPIs.
+q = ["tlb_flush1", "-t", "4", "-m", "threads", "-r", "1", "-d", "200", "-q", "--no-mesi", "--no-plot"]
+r = Run(bench, q + ["-p", "latest", "-p", "v6.14", "--invlpgb"])
+if r.rc:
+    r.show()
+
+
+def per_flush(run, stat, pol):
+    fl = run.value("flush_initiated", tasks=4, policy=pol, mode="threads")
+    v = run.value(stat, tasks=4, policy=pol, mode="threads")
+    return v / fl if fl else None
+
+
+check(per_flush(r, "invlpgb", "latest") == 1 and per_flush(r, "tlbsync", "latest") == 1 and
+      per_flush(r, "ipi_sent", "latest") == 0 and per_flush(r, "flush_tlb_func", "latest") == 0 and
+      per_flush(r, "ipi_avoided", "latest") == 3,
+      "latest --invlpgb: 1 INVLPGB, 1 TLBSYNC, 0 IPIs, 0 flush_tlb_func, 3 avoided per flush")
+check((r.value("global_asid", tasks=4, policy="latest") or 0) >= 6, "latest --invlpgb: a global ASID")
+check(per_flush(r, "invlpgb", "v6.14") == 0 and per_flush(r, "ipi_sent", "v6.14") > 0 and
+      per_flush(r, "flush_tlb_func", "v6.14") == 4, "v6.14 --invlpgb: IPIs, 4 flush_tlb_func per flush")
+r = Run(bench, q + ["-p", "latest"])
+check(r.rc == 0 and per_flush(r, "ipi_sent", "latest") > 0 and not r.metrics("global_asid"),
+      "latest without --invlpgb: IPIs")
+
+# The kernel work of the threaded rounds: a model whose fault costs 1 ms caps
+# a task near 1000 ops/s whatever the load (a busy-wait never ends early);
+# off leaves the emulated flush path alone, thousands of times faster.
+k = ["tlb_flush1", "-p", "v6.0", "-t", "1", "-r", "1", "-d", "300", "--no-mesi", "--no-acct", "-q", "--no-plot"]
+slow = Run(bench, k + ["--machine", "skylake-56:mhz=2500,page_fault=2500000"])
+off = Run(bench, k + ["--machine", "off"])
+s, o = slow.value("ops_per_sec", tasks=1, policy="v6.0"), off.value("ops_per_sec", tasks=1, policy="v6.0")
+check(s is not None and 0 < s <= 1014, "1 ms faults: %s ops/s (want <= 1014)" % s)
+check(o is not None and o > 10000, "--machine off: %s ops/s (want > 10000)" % o)
+check("page_fault=2500000" in slow.meta["params"].get("kernel_work_machine", ""), "meta.json names the model")
+b = Run(bench, ["tlb_flush1", "--machine", "nosuch", "-t", "1"], keep=False)
+check(b.rc == 2 and "--machine" in b.err, "--machine nosuch: exit %d, the error names --machine" % b.rc)
+
+# Every workload in every mode it has meaning in.
+tiny = {"stepped": ["--ops", "200", "-t", "2"], "virtual": ["--ms", "1", "--warmup", "0", "--runs", "1", "-t", "2"],
+        "threads": ["-t", "1", "-r", "1", "-d", "20", "-s", "10", "-q", "--no-mesi", "--no-acct", "--no-plot"]}
+tiny["processes"] = tiny["threads"]
+for w in ("tlb_flush1", "tlb_flush2", "tlb_flush3", "page_fault3"):
+    for mode, a in tiny.items():
+        r = Run(bench, [w, "--mode", mode, "-p", "v6.0"] + a)
+        ok_ = r.rc == 0 and any(m["params"].get("mode") == mode for m in r.results["metrics"])
+        if not ok_:
+            r.show()
+        check(ok_, "%s --mode %s" % (w, mode))
+    r = Run(bench, [w, "--mode", "virtual", "--shape", "processes", "-p", "v6.0"] + tiny["virtual"])
+    check(r.rc == 0 and r.metrics("ops_per_sec", shape="processes"), "%s --mode virtual --shape processes" % w)
+for cmd, mode in (("seed001", "threads"), ("seed001", "stepped"), ("mesi", "virtual")):
+    r = Run(bench, [cmd, "--mode", mode], keep=False)
+    check(r.rc == 2 and "no meaning" in r.err, "%s --mode %s: refused (%d)" % (cmd, mode, r.rc))
+
+# A plugin's policy in virtual time, beside the built-ins: the port of
+# 8f1d56f64f8d onto v5.17 is v6.0, figure for figure.
+v = ["--mode", "virtual", "-t", "8", "--runs", "2"]
+r = Run(bench, ["--plugin", plugin, "tlb_flush1"] + v + ["-p", "v5.17", "-p", "v6.0", "-p", "port-8f1d56f64f8d"])
+s0 = Run(bench, ["seed000"] + v)
+if r.rc or s0.rc:
+    r.show()
+    s0.show()
+check(r.value("ops_per_sec", threads=8, policy="port-8f1d56f64f8d") ==
+      r.value("ops_per_sec", threads=8, policy="v6.0") is not None, "the plugin's policy is v6.0's")
+check(r.value("change_pct", threads=8, policy="v6.0") == s0.value("change_pct", threads=8, policy="+patch"),
+      "tlb_flush1 v5.17 -> v6.0 is seed000's change")
+
+# The seed's second table's columns through tlb_flush1: the same figures.
+c = ["--mode", "virtual", "-t", "10", "--runs", "2", "--machine", "skylake-56-pti"]
+r = Run(bench, ["tlb_flush1"] + c + ["-p", "v5.17", "-p", "v6.0", "-p", "v6.0:mm_tlb_gen_read=always"])
+s4 = Run(bench, ["seed000", "--columns", "4"] + c)
+for mine, theirs in (("v5.17", "base"), ("v6.0", "+patch"), ("v6.0:mm_tlb_gen_read=always", "touch tlb_gen")):
+    check(r.value("ops_per_sec", threads=10, policy=mine) == s4.value("ops_per_sec", threads=10, policy=theirs),
+          "tlb_flush1 %s = seed000 --columns 4 %s" % (mine, theirs))
+
+# What a command cannot run: exit 2 and the reason.
+for args, want in ((["tlb_flush1", "-p", "nosuch"], "v6.0"),
+                   (["tlb_flush1", "-p", "v6.0:mm_tlb_gen_read=bogus"], "mm_tlb_gen_read"),
+                   (["tlb_flush1", "--mode", "virtual", "--machine", "nosuch"], "nosuch"),
+                   (["tlb_flush1", "--mode", "virtual", "-t", "57"], "56 CPUs"),
+                   (["tlb_flush1", "--mode", "warp"], "virtual"),
+                   (["--plugin", "/no/such.so", "tlb_flush1"], "/no/such.so"),
+                   (["mesi", "--machine", "skylake-56"], "--machine")):
+    b = Run(bench, args, keep=False)
+    check(b.rc == 2 and want in b.err, "%s: exit %d, the message names %s" % (" ".join(args), b.rc, want))
+    if b.rc != 2 or want not in b.err:
+        print(b.err)
+sys.exit(status())
