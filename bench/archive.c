@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
 #include "bench.h"
+#include "archive.h"
+#include "common.h"
+#include "results.h"
 
 /* Loading ----------------------------------------------------------------- */
 

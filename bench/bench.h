@@ -13,6 +13,10 @@
  *   - a run() of its own (the seeds' presets add their reference tables;
  *     tools such as compare or explore do something else entirely).
  * Register a command in bench/commands.c (one line).
+ *
+ * This header has the types alone: each .c declares its functions in a
+ * header of its own (common.h, env.h, opt.h, pool.h, commands.h, ...), so
+ * that including one is depending on that .c file only.
  */
 #ifndef TLBGEN_BENCH_H
 #define TLBGEN_BENCH_H
@@ -22,7 +26,6 @@
 #include <stdio.h>
 #include <tlbgen/tlbgen.h>
 
-#include "opt.h"
 
 /* Modes: how the policy code runs. */
 #define BENCH_M_STEPPED		(1U << 0)	/* counts: seeded, whole kernel functions */
@@ -50,6 +53,29 @@
 #define BENCH_MAX_POLICIES	16
 #define BENCH_MAX_THREADS	256
 
+/* Options (bench/opt.c parses them; bench/env.c has the shared ones). */
+enum bench_opt_type {
+	BOPT_FLAG = 0,		/* bool *dst = true */
+	BOPT_UINT,		/* unsigned int *dst in [min, max] */
+	BOPT_U64,		/* uint64_t *dst in [min, max] */
+	BOPT_STR,		/* const char **dst = the argument */
+	BOPT_FN,		/* fn(option, argument): 0 or -EINVAL (message printed) */
+};
+
+struct bench_opt {
+	const char *name;	/* long name, without "--" */
+	int key;		/* short option character, 0: none */
+	const char *arg;	/* the argument's name in --help; NULL: a flag */
+	const char *help;	/* one or more lines, without the leading blanks */
+	enum bench_opt_type type;
+	void *dst;
+	unsigned long long min, max;
+	int (*fn)(const char *opt, const char *arg);
+	unsigned int shared;	/* a shared option: its BENCH_O_* bit; 0 for a command's own */
+};
+
+#define BENCH_OPT_END { .name = NULL }
+
 /* Policies ----------------------------------------------------------------
  * A policy spec is "PROFILE" or "PROFILE:choice=value[,choice=value...]".
  * The second form is registered as a user profile (tlbgen_policy_register)
@@ -58,9 +84,6 @@ struct bench_policy {
 	char label[160];
 	char name[48];		/* profile name to pass to tlbgen */
 };
-/* Returns 0, or -errno after a message naming what was wrong: the unknown
- * profile (and the profiles), or the choice and its valid values. */
-int bench_policy_parse(const char *spec, struct bench_policy *out);
 
 /* What the shared options set (bench/env.c), for the whole run. */
 struct bench_env {
@@ -88,15 +111,6 @@ struct bench_env {
 	int nargs;			/* positional arguments left in args[] */
 	char **args;
 };
-
-/* The run's environment (one per process). */
-struct bench_env *bench_env(void);
-/* Resolve --machine (or `def` when none was given): 0, or -EINVAL after a
- * message naming the argument. */
-int bench_env_machine(struct bench_env *e, const char *def);
-/* Resolve the -p specs given, or `defs` (NULL-terminated) when none was:
- * 0 or -EINVAL (message printed). */
-int bench_env_policies(struct bench_env *e, const char *const *defs);
 
 /* One task of an op-based workload, as its program sees it. */
 struct bench_task {
@@ -151,22 +165,6 @@ struct bench {
 	bool args;			/* takes positional arguments */
 };
 
-/* bench/commands.c: every command, NULL-terminated; and lookup by name. */
-extern const struct bench *const bench_commands[];
-const struct bench *bench_find(const char *name);
-
-/* The modes of e that its command runs: the given ones it has meaning in (a
- * mode it has none in is refused by name, 0 returned), else its default. */
-unsigned int bench_modes(const struct bench_env *e);
-const char *bench_mode_name(unsigned int mode);
-
-/* The generic runners (bench/run-*.c): 0 ok, 1 failed run. */
-int bench_run_ops(struct bench_env *e);
-
-/* xorshift64 step: a seeded, repeatable stream for the stepped workloads (seed != 0). */
-uint64_t bench_xorshift(uint64_t *s);
-/* Monotonic time in ns. */
-uint64_t bench_now_ns(void);
 /* The model's CPUs: every thread of every core (tlbgen/machine.h: 0 threads
  * per core means 1). */
 static inline unsigned int bench_machine_cpus(const struct tlbgen_machine *m)
@@ -181,59 +179,8 @@ static inline void bench_relax(void)
 	__builtin_ia32_pause();
 #endif
 }
-/* Sort a copy and return min/median/max of n samples. */
-void bench_min_med_max(const double *v, size_t n, double *min, double *med, double *max);
-/* Print non-zero counters of `st` as "name=value" on one line to f. */
-void bench_print_stats(FILE *f, const char *prefix, const uint64_t *st);
 
-/* Options -----------------------------------------------------------------
- * Parse the whole of `arg`, the value of option `opt` (e.g. "--iters"), as a
- * number in [min, max]: decimal, 0x hex or 0 octal as strtoul(base 0). Empty
- * strings, trailing characters ("1x"), a sign where unsigned and values out
- * of range are rejected with one line on stderr naming the option and the
- * value; then 0 or -EINVAL. The caller prints its usage and returns 2. */
-int bench_parse_ulong(const char *opt, const char *arg, unsigned long min, unsigned long max,
-		      unsigned long *out);
-int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
-		    unsigned long long max, unsigned long long *out);
-/* bench_parse_ulong() narrowed to unsigned int (max <= UINT_MAX). */
-int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigned int max,
-		     unsigned int *out);
-/* A comma-separated list of CPU counts, each 1..TLBGEN_MAX_CPUS, at most
- * `max` of them, into v[0..*n): 0, or -EINVAL after one line on stderr
- * naming `opt` and the value. */
-int bench_parse_cpu_list(const char *opt, const char *arg, unsigned int *v, unsigned int max,
-			 unsigned int *n);
-
-/* Statistics --------------------------------------------------------------- */
-/* The change of a against b in percent; 0 when b is 0. */
-double bench_pct(double a, double b);
-/* mean and sample standard deviation */
-void bench_mean_sd(const double *v, size_t n, double *mean, double *sd);
-/* Two-sided p-value of Welch's unequal-variance t-test (NAN if n < 2). */
-double bench_welch_p(const double *a, size_t na, const double *b, size_t nb);
-/* Student's t CDF with `df` (real) degrees of freedom. */
-double bench_t_cdf(double t, double df);
-/* Its inverse: the t with bench_t_cdf(t, df) = p, for 0 < p < 1 (NAN otherwise). */
-double bench_t_quantile(double p, double df);
-/* Welch's interval: the difference of means mean(b) - mean(a), its 95%
- * confidence interval [lo, hi] and the two-sided p. Returns false (all NAN
- * but *diff) when either side has fewer than 2 samples. */
-bool bench_welch(const double *a, size_t na, const double *b, size_t nb, double *diff,
-		 double *lo, double *hi, double *p);
-
-/* Machine ------------------------------------------------------------------ */
-/* CPUs this process may run on (sched_getaffinity), filled into cpus[]. */
-int bench_allowed_cpus(int *cpus, int max);
-/* Pin the calling thread to one real CPU. */
-int bench_pin_self(int cpu);
-/* Sum of idle and total jiffies of the "cpu" line of /proc/stat (0 if unreadable). */
-void bench_proc_stat(uint64_t *idle, uint64_t *total);
-
-/* Hardware counters through perf_event_open, inherited by threads created
- * after bench_hw_start(). Without a PMU, `ok` stays false and a note is
- * printed once per probe to stderr; the probe (zero-initialised, one per
- * run) then skips the perf_event_open calls of later rounds. */
+/* Hardware counters through perf_event_open (bench/common.c). */
 enum { BENCH_HW_CYCLES, BENCH_HW_INSTRUCTIONS, BENCH_HW_CACHE_MISSES, BENCH_HW_NR };
 struct bench_hw {
 	int fd[BENCH_HW_NR];
@@ -243,17 +190,10 @@ struct bench_hw {
 struct bench_hw_probe {
 	int state;		/* 0 unknown, 1 PMU, -1 none (noted) */
 };
-void bench_hw_start(struct bench_hw_probe *probe, struct bench_hw *hw);
-void bench_hw_stop(struct bench_hw *hw);
-extern const char *const bench_hw_names[BENCH_HW_NR];
 
-/* Progress on stderr (a single rewritten line when stderr is a terminal);
- * `shown` says a line is on the terminal to be cleared. Zero-initialise. */
+/* Progress on stderr; `shown` says a line is on the terminal. Zero-initialise. */
 struct bench_progress {
 	bool shown;
 };
-void bench_progress(struct bench_progress *pg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void bench_progress_done(struct bench_progress *pg);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "commands.h"
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
 	bench_page_fault3_ops;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "results.h"
+#include "common.h"
 
 uint64_t bench_now_ns(void)
 {
@@ -117,47 +117,6 @@ int bench_parse_uint(const char *opt, const char *arg, unsigned int min, unsigne
 }
 
 /* Policies ----------------------------------------------------------------- */
-
-int bench_policy_parse(const char *spec, struct bench_policy *out)
-{
-	const char *colon;
-	char base[48];
-	int err;
-
-	if (!spec || !*spec || strlen(spec) >= sizeof(out->label))
-		return -EINVAL;
-	snprintf(out->label, sizeof(out->label), "%s", spec);
-	colon = strchr(spec, ':');
-	if (!colon) {
-		const char *names[128];
-		int n = tlbgen_profile_names(names, 128);
-
-		for (int i = 0; i < n && i < 128; i++)
-			if (!strcmp(names[i], spec)) {
-				snprintf(out->name, sizeof(out->name), "%s", spec);
-				bench_meta_policy(out->name, out->label);
-				return 0;
-			}
-		fprintf(stderr, "tlbgen-bench: unknown profile '%s'; known:", spec);
-		for (int i = 0; i < n && i < 128; i++)
-			fprintf(stderr, " %s", names[i]);
-		fputc('\n', stderr);
-		return -ENOENT;
-	}
-	if ((size_t)(colon - spec) >= sizeof(base) || colon == spec)
-		return -EINVAL;
-	memcpy(base, spec, (size_t)(colon - spec));
-	base[colon - spec] = 0;
-	/* The first free generated name: the registry itself says which are taken. */
-	for (unsigned int seq = 0;; seq++) {
-		snprintf(out->name, sizeof(out->name), "bench-%u-%d", seq, (int)getpid());
-		err = tlbgen_policy_register(out->name, base, colon + 1, NULL);
-		if (!err)
-			bench_meta_policy(out->name, out->label);
-		if (err != -EEXIST)
-			return err;
-	}
-}
 
 /* Statistics --------------------------------------------------------------- */
 

@@ -14,7 +14,16 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
 #include "results.h"
+#include "explore_engine.h"
+#include "tso_explore.h"
+#include "explore_engine.h"
+#include "tso_explore.h"
+
+#include "explore_engine.h"
+#include "tso_explore.h"
+
 #include "explore_engine.h"
 #include "tso_explore.h"
 

@@ -23,7 +23,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
+#include "env.h"
 #include "results.h"
+#include "run.h"
 
 struct lz_mode {
 	const char *label;

@@ -10,6 +10,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
+#include "env.h"
+#include "opt.h"
+#include "threaded-opts.h"
 
 #define MAX_OPTS	128
 

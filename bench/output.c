@@ -8,7 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "bench.h"
+#include "output.h"
 
 /* Output files -------------------------------------------------------------- */
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
 #include "results.h"
 
 int bench_pagefault_main(int argc, char **argv);

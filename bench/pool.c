@@ -9,7 +9,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "run.h"
+#include "bench.h"
+#include "pool.h"
 
 struct pool {
 	int (*fn)(void *arg, size_t i);

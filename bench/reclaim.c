@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
 #include "results.h"
 
 #define PG(i) ((unsigned long)(i) << TLBGEN_PAGE_SHIFT)

@@ -8,8 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "bench.h"
+#include "cell.h"
+#include "env.h"
+#include "pool.h"
+#include "report-stepped.h"
 #include "results.h"
+#include "run-stepped.h"
+#include "run-virtual.h"
 
 struct sweep {
 	const struct bench_env *e;

@@ -11,6 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+#include "cell.h"
+#include "common.h"
+#include "report-threaded-out.h"
 #include "results.h"
 #include "threaded.h"
 
@@ -73,7 +77,6 @@ void cmp_print_mesi(struct cmp *c)
 	}
 	putchar('\n');
 }
-
 
 /* results.json ----------------------------------------------------------------- */
 

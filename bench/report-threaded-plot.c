@@ -11,8 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "results.h"
-#include "threaded.h"
+#include "report-threaded-plot.h"
 
 static bool have_gnuplot(void)
 {

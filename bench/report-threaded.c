@@ -11,6 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+#include "output.h"
+#include "report-threaded.h"
 #include "results.h"
 #include "threaded.h"
 

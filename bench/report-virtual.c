@@ -10,8 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+#include "cell.h"
+#include "common.h"
+#include "env.h"
+#include "report-virtual.h"
+#include "report-vtail.h"
 #include "report.h"
 #include "results.h"
+#include "run-virtual.h"
 
 static const char *col(const struct bench_env *e, const struct bench_vtable *t, unsigned int k)
 {

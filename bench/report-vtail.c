@@ -8,8 +8,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench.h"
+#include "cell.h"
+#include "env.h"
+#include "report-vtail.h"
 #include "report.h"
 #include "results.h"
+#include "run-virtual.h"
 
 static const char *col(const struct bench_env *e, const struct bench_vtable *t, unsigned int k)
 {

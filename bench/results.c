@@ -13,9 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench-version.h"
 #include "bench.h"
+#include "common.h"
+#include "output.h"
 #include "results.h"
+#include "bench-version.h"
+#include "bench-version.h"
+
+#include "bench-version.h"
+
+#include "bench-version.h"
 
 static struct {
 	bool active;

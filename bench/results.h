@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "output.h"
+
 #define BENCH_RESULTS_SCHEMA "tlbgen-bench-results"
 #define BENCH_RESULTS_SCHEMA_VERSION 1
 #define BENCH_META_SCHEMA "tlbgen-bench-meta"
@@ -69,21 +71,6 @@ void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stat
 bool bench_metric_get(const char *name, json_t *params, double *out);
 /* The whole results document (borrowed), e.g. for `--json FILE`. */
 json_t *bench_results_json(void);
-/* Dump `doc` to `path`, "-" meaning stdout. 0 or -errno (message printed). */
-int bench_json_dump(json_t *doc, const char *path);
-
-/* Output paths ------------------------------------------------------------
- * Check, before the run, that `path` (the value of option `opt`) can be
- * written: "-" always can; otherwise its directory must exist and be
- * writable and the file, if it exists, writable. 0, or -errno after one line
- * on stderr naming the option and the path. */
-int bench_check_output(const char *opt, const char *path);
-/* Where "-" writes from now on (NULL: stdout): --json - keeps the real
- * stdout for the JSON and sends the text report to stderr. */
-void bench_set_stdout(FILE *f);
-/* fopen(path, "w"), "-" meaning stdout. */
-FILE *bench_open_output(const char *path);
-void bench_close_output(FILE *f);
 
 /* The version line: "tlbgen-bench VERSION (git DESCRIBE)". */
 const char *bench_version(void);

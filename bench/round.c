@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+#include "common.h"
+#include "round.h"
 #include "threaded.h"
 
 /* will-it-scale keeps each task's counter in its own 256-byte slot. */

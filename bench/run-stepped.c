@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "bench.h"
+#include "cell.h"
+#include "run-stepped.h"
 
 struct sprog {
 	const struct bench_sspec *s;

@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "bench.h"
+#include "cell.h"
+#include "common.h"
+#include "env.h"
+#include "pool.h"
+#include "run-virtual.h"
 
 const struct bench_func_stat bench_func_stat[BENCH_FUNC_NR] = {
 	[BENCH_FUNC_CALLS] = { TLBGEN_STAT_FLUSH_FUNC, "calls" },

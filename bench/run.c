@@ -7,8 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
+#include "env.h"
+#include "report-stepped.h"
+#include "report-virtual.h"
 #include "report.h"
-#include "threaded.h"
+#include "run.h"
+#include "threaded-run.h"
 
 static const unsigned int mode_order[] = { BENCH_M_STEPPED, BENCH_M_THREADS, BENCH_M_PROCESSES,
 					   BENCH_M_VIRTUAL };

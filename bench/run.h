@@ -1,119 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/*
- * bench/run.h - the generic runners of op-based workloads: a cell is one
- * (policy, task count, shape, seed) run on its own system; stepped and
- * virtual cells are independent and run -j at a time (bench/pool.c).
- */
+/* bench/run.h - an op-based workload through the generic runners (bench/run.c). */
 #ifndef TLBGEN_BENCH_RUN_H
 #define TLBGEN_BENCH_RUN_H
 
 #include "bench.h"
 
-/* What flush_tlb_func() did, per op: the outcomes aa44284960 was argued over. */
-enum bench_func { BENCH_FUNC_CALLS, BENCH_FUNC_EARLY, BENCH_FUNC_UP_TO_DATE, BENCH_FUNC_FULL,
-		  BENCH_FUNC_PARTIAL, BENCH_FUNC_NR };
-extern const struct bench_func_stat {
-	enum tlbgen_stat stat;
-	const char *name;
-} bench_func_stat[BENCH_FUNC_NR];
+/* The generic runners over every mode the command has meaning in: 0 ok,
+ * 1 failed run, 2 bad arguments. */
+int bench_run_ops(struct bench_env *e);
 
-/* One virtual-time cell's measured window, or a mean of such cells. */
-struct bench_vcell {
-	double ops_per_s;
-	double flushes_per_op;			/* flush_tlb_mm_range() calls */
-	double nested_pct;			/* gathers mm_tlb_flush_nested() made full, per
-						 * 100 ops */
-	double us_per_op[TLBGEN_VT_TIME_NR];	/* CPU time of all CPUs per op, by kind */
-	double xfers_per_flush[TLBGEN_LINE_NR];	/* the MESI account by line kind */
-	double line_us_per_op[TLBGEN_LINE_NR];	/* CPU time per op on each kind's lines */
-	double func_per_op[BENCH_FUNC_NR];	/* flush_tlb_func() calls and outcomes */
-	double irqs_per_op;			/* interrupts taken */
-	double csds_per_op;			/* csds run from the call queues */
-	double ipis_per_flush;			/* IPIs raised */
-	double queued_per_flush;		/* csds queued */
-	double stale_ipis_per_flush;		/* IPIs raised to a CPU that had another mm
-						 * loaded than its task's (lazy, idle) */
-	double asleep_pct;			/* the tasks' time asleep on locks */
-	double c6_per_op;			/* sleeps in an idle state that lost the TLB */
-	long violations;
-	uint64_t points;
-};
-
-/* One virtual cell's inputs. */
-struct bench_vspec {
-	const struct bench_ops *ops;
-	const struct tlbgen_machine *m;
-	const char *profile;
-	unsigned int threads;
-	bool processes;
-	bool invlpgb, no_pcid;
-	bool per_vma_lock;		/* anonymous faults under the VMA's lock (v6.4+) */
-	double warm_ms, ms;
-	uint64_t seed;
-};
-
-/* Run one virtual cell: 0, or -errno (a window with no op in it: -ERANGE,
- * with a message). Thread-safe: each cell has its own system. */
-int bench_vcell_run(const struct bench_vspec *s, struct bench_vcell *out);
-/* a += c * f, every average of a cell; the counts just add. */
-void bench_vcell_add(struct bench_vcell *a, const struct bench_vcell *c, double f);
-
-/*
- * A row: a task count under every policy, the mean over seeds. With
- * runs == 0 it adds seeds until the standard error of the change of the
- * second policy against the first (the headline pair) is at most 0.5
- * points, from at least 4 seeds or as many as make 120 CPU-runs, to 128.
- */
-struct bench_vrow {
-	unsigned int threads;
-	bool processes;
-	unsigned int seeds;
-	struct bench_vcell c[BENCH_MAX_POLICIES];	/* means over the seeds */
-	double lo[BENCH_MAX_POLICIES], hi[BENCH_MAX_POLICIES];	/* per-seed changes, % */
-	double se[BENCH_MAX_POLICIES];	/* standard error of the mean change, points */
-};
-
-#define BENCH_ROW_MIN_SEEDS	4
-#define BENCH_ROW_MIN_CPUS	120
-#define BENCH_ROW_MAX_SEEDS	128
-#define BENCH_ROW_SE_PCT	0.5
-
-/* The row of spec->threads (spec->profile and seed ignored): the policies
- * of `e`, -j cells at a time; the result does not depend on e->jobs. */
-int bench_vrow_run(const struct bench_env *e, const struct bench_vspec *spec,
-		   struct bench_vrow *row);
-
-/* A stepped cell: counts per op of `ops` operations of every task. */
-struct bench_scell {
-	uint64_t ops;
-	uint64_t stats[TLBGEN_STAT_NR];
-	uint64_t wl[TLBGEN_WL_STAT_NR];
-	uint64_t transfers[TLBGEN_LINE_NR];	/* the MESI account, per line kind */
-	uint64_t tlb_gen_remote_reads;		/* reads of tlb_gen by remote flush_tlb_func */
-	struct tlbgen_coherence_counts tlb_gen;	/* the mm's tlb_gen line */
-	long violations;
-	long warns;
-};
-struct bench_sspec {
-	const struct bench_ops *ops;
-	const char *profile;
-	unsigned int threads;
-	bool processes;
-	bool invlpgb, no_pcid;
-	uint64_t ops_total;
-	uint64_t seed;
-};
-int bench_scell_run(const struct bench_sspec *s, struct bench_scell *out);
-
-/* bench/pool.c: fn(arg, i) for i in [0, n), `jobs` at a time; the first
- * error (lowest i) or 0. */
-int bench_pool(unsigned int jobs, size_t n, int (*fn)(void *arg, size_t i), void *arg);
-
-/* The modes of e that `cmd` runs: the given ones it has meaning in (a mode
- * it has none in is refused by name, 0 returned), else its default. */
+/* The modes of e that its command runs: the given ones it has meaning in (a
+ * mode it has none in is refused by name, 0 returned), else its default. */
 unsigned int bench_modes(const struct bench_env *e);
 /* A model runs at most one task per CPU: 0, or -EINVAL after a message. */
 int bench_check_threads(const struct bench_env *e);
-const char *bench_mode_name(unsigned int mode);
 
 #endif

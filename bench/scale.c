@@ -33,6 +33,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "common.h"
+#include "output.h"
 #include "results.h"
 
 int bench_scale_main(int argc, char **argv);

@@ -12,7 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+#include "cell.h"
+#include "common.h"
 #include "results.h"
+#include "round.h"
+#include "run-virtual.h"
 #include "threaded.h"
 
 #define HOST_ROUNDS	5

@@ -9,9 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
+#include "common.h"
+#include "env.h"
+#include "report-stepped.h"
+#include "report-virtual.h"
 #include "report.h"
-#include "results.h"
-#include "threaded.h"
+#include "run.h"
+#include "threaded-opts.h"
+#include "threaded-run.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -19,8 +19,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
+#include "cell.h"
+#include "common.h"
+#include "env.h"
+#include "report-virtual.h"
+#include "report-vtail.h"
 #include "report.h"
 #include "results.h"
+#include "run-virtual.h"
+#include "run.h"
 
 extern const struct bench_ops bench_tlb_flush2_ops;
 

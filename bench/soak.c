@@ -26,7 +26,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "common.h"
 #include "results.h"
+#include "explore_engine.h"
+#include "explore_engine.h"
+
+#include "explore_engine.h"
+
 #include "explore_engine.h"
 
 #define SOAK_MAX_CPUS	64

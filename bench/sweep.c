@@ -12,8 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "archive.h"
 #include "bench.h"
+#include "archive.h"
+#include "commands.h"
+#include "common.h"
+#include "output.h"
+#include "results.h"
 
 /* sweep ---------------------------------------------------------------------- */
 

@@ -17,58 +17,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+#include "cell.h"
+#include "common.h"
+#include "env.h"
+#include "output.h"
+#include "report-threaded-out.h"
+#include "report-threaded-plot.h"
+#include "report-threaded.h"
 #include "results.h"
+#include "round.h"
+#include "run-stepped.h"
+#include "threaded-opts.h"
+#include "threaded-run.h"
 #include "threaded.h"
-
-static struct {
-	unsigned int rounds, duration_ms, sample_ms, mesi_cpus;
-	uint64_t mesi_ops;
-	const char *csv, *svg, *cpus;
-	bool no_plot, no_mesi, no_acct;
-} o = { .rounds = 5, .mesi_cpus = 8, .mesi_ops = 20000 };
-
-const char *const *bench_threaded_mesi_cols;
-
-static int opt_cpus(const char *opt, const char *arg);
-
-const struct bench_opt bench_threaded_opts[] = {
-	{ .name = "rounds", .key = 'r', .arg = "N", .type = BOPT_UINT, .dst = &o.rounds, .min = 1,
-	  .max = MAX_ROUNDS, .help = "threads/processes: interleaved rounds per policy and task\n"
-				     "count (5)" },
-	{ .name = "duration", .key = 'd', .arg = "MS", .type = BOPT_UINT, .dst = &o.duration_ms,
-	  .min = 10, .max = 3600000,
-	  .help = "threads/processes: one round (default ~20 s in all, 200..1000)" },
-	{ .name = "sample-ms", .key = 's', .arg = "MS", .type = BOPT_UINT, .dst = &o.sample_ms,
-	  .min = 10, .max = 3600000,
-	  .help = "threads/processes: will-it-scale's sample interval\n(default min(1000, d/4))" },
-	{ .name = "cpus", .arg = "LIST", .type = BOPT_FN, .fn = opt_cpus,
-	  .help = "threads/processes: real CPUs to pin task i to (cpus[i % n]);\n"
-		  "default: every CPU this process may use" },
-	{ .name = "csv", .arg = "FILE", .type = BOPT_STR, .dst = &o.csv,
-	  .help = "threads/processes: the will-it-scale CSV there too ('-': stdout;\n"
-		  "with several policies FILE-POLICY.csv each)" },
-	{ .name = "svg", .arg = "FILE", .type = BOPT_STR, .dst = &o.svg,
-	  .help = "threads/processes: the plot there (default: the results\n"
-		  "directory's throughput.svg), drawn with gnuplot if present" },
-	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
-	{ .name = "no-acct", .type = BOPT_FLAG, .dst = &o.no_acct,
-	  .help = "threads/processes: skip the traced accounting pass (remote\n"
-		  "tlb_gen reads, and the oracle: timed rounds run without it)" },
-	{ .name = "no-mesi", .type = BOPT_FLAG, .dst = &o.no_mesi,
-	  .help = "threads/processes: skip the stepped MESI account" },
-	{ .name = "mesi-cpus", .arg = "N", .type = BOPT_UINT, .dst = &o.mesi_cpus, .min = 1,
-	  .max = 1024, .help = "threads/processes: CPUs of the MESI account (8)" },
-	{ .name = "mesi-ops", .arg = "N", .type = BOPT_U64, .dst = &o.mesi_ops, .min = 1,
-	  .max = 100000000, .help = "threads/processes: ops of the MESI account (20000)" },
-	BENCH_OPT_END,
-};
-
-static int opt_cpus(const char *opt, const char *arg)
-{
-	o.cpus = arg;
-	(void)opt;
-	return 0;
-}
 
 static unsigned long long ns(uint32_t cycles)
 {
@@ -381,23 +343,23 @@ static int fill_defaults(struct cmp *c)
 {
 	struct bench_env *e = c->e;
 
-	c->rounds = o.rounds;
+	c->rounds = bench_threaded_cfg.rounds;
 	c->warmup = e->warmup_given ? e->warmup_ms : 1;
-	c->mesi_cpus = o.mesi_cpus;
-	c->mesi_ops = o.mesi_ops;
-	c->csv = o.csv;
-	c->svg = o.svg;
-	c->no_plot = o.no_plot;
-	c->no_acct = o.no_acct;
-	c->no_mesi = o.no_mesi || !c->ops->flushes;
+	c->mesi_cpus = bench_threaded_cfg.mesi_cpus;
+	c->mesi_ops = bench_threaded_cfg.mesi_ops;
+	c->csv = bench_threaded_cfg.csv;
+	c->svg = bench_threaded_cfg.svg;
+	c->no_plot = bench_threaded_cfg.no_plot;
+	c->no_acct = bench_threaded_cfg.no_acct;
+	c->no_mesi = bench_threaded_cfg.no_mesi || !c->ops->flushes;
 	c->quiet = e->quiet;
 	c->seed = e->seed;
 	c->invlpgb = e->invlpgb;
 	c->no_pcid = e->no_pcid;
 	c->nr_cpus = bench_allowed_cpus(c->cpus, 1024);
-	if (o.cpus && parse_cpus(c, o.cpus))
+	if (bench_threaded_cfg.cpus && parse_cpus(c, bench_threaded_cfg.cpus))
 		return -EINVAL;
-	c->duration_ms = o.duration_ms;
+	c->duration_ms = bench_threaded_cfg.duration_ms;
 	if (!c->duration_ms) {
 		unsigned int n = c->npol * c->ntasks * c->rounds * (c->modes[0] + c->modes[1]);
 
@@ -405,7 +367,7 @@ static int fill_defaults(struct cmp *c)
 		c->duration_ms = c->duration_ms < 200 ? 200 : c->duration_ms > 1000 ? 1000 :
 				 c->duration_ms;
 	}
-	c->sample_ms = o.sample_ms;
+	c->sample_ms = bench_threaded_cfg.sample_ms;
 	if (!c->sample_ms)
 		c->sample_ms = c->duration_ms / 4 > 1000 ? 1000 : c->duration_ms / 4;
 	if (c->sample_ms > c->duration_ms)

@@ -12,11 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "run.h"
+#include "cell.h"
+#include "threaded-opts.h"
 
 #define MAX_POLICIES BENCH_MAX_POLICIES
 #define MAX_TASKS BENCH_MAX_THREADS
-#define MAX_ROUNDS 1000
+#define MAX_ROUNDS BENCH_MAX_ROUNDS
 
 /* One timed threaded round of a workload. */
 struct bench_round_opts {
@@ -48,8 +49,6 @@ struct bench_round_result {
 	double idle_pct;
 	struct bench_hw hw;
 };
-int bench_round_run(const struct bench_round_opts *o, struct bench_round_result *r);
-void bench_round_result_free(struct bench_round_result *r);
 
 struct cell {			/* one (mode, tasks, policy) */
 	double *ops;		/* per round ops/s */
@@ -114,37 +113,6 @@ static inline double per(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
-/* The options of the threads and processes modes, in every op-based
- * workload's option table (bench/opt.c adds them). */
-extern const struct bench_opt bench_threaded_opts[];
 
-/* threaded.c: the sweep over e's policies and task counts in `modes`
- * (BENCH_M_THREADS and/or BENCH_M_PROCESSES); 0 ok, 1 failed run.
- * `mesi_cols`, if not NULL, names the policies of the MESI account
- * (NULL-terminated; default: the run's). */
-int bench_threaded_run(struct bench_env *e, const char *workload, const struct bench_ops *ops,
-		       unsigned int modes);
-extern const char *const *bench_threaded_mesi_cols;
-
-/* report-threaded.c: stdout sections in this order. */
-void cmp_print_wis(struct cmp *c);
-void cmp_print_table(struct cmp *c);
-void cmp_print_counters(struct cmp *c);
-/* --invlpgb: INVLPGB, TLBSYNC, IPIs and IPIs avoided per flush. */
-void cmp_print_invlpgb(struct cmp *c);
-/* report-threaded-out.c */
-/* will-it-scale CSV of policy p, as runtest.py writes it for one test case. */
-void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f);
-/* The --csv file of policy p: FILE itself with one policy (or '-'), else
- * FILE-POLICY.csv. */
-void cmp_csv_path(struct cmp *c, unsigned int p, char *path, size_t len);
-/* The CSV files: --csv and one per policy in the results directory; 0 or 1. */
-int cmp_write_csv(struct cmp *c);
-void cmp_print_lkp(struct cmp *c);
-void cmp_print_mesi(struct cmp *c);
-/* Every figure into results.json (bench/results.h). */
-void cmp_record(struct cmp *c);
-/* The SVG plot; 0, or 1 when gnuplot was there and failed. */
-int cmp_plot(struct cmp *c);
 
 #endif

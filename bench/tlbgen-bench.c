@@ -11,7 +11,12 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "commands.h"
+#include "env.h"
+#include "opt.h"
+#include "output.h"
 #include "results.h"
+#include "run.h"
 
 /* bench/plugin.c: dlopen() PATH, which registers user policies. */
 int bench_plugin_load(const char *path);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
 #include "results.h"
 
 int bench_tlbie_main(int argc, char **argv);

@@ -31,12 +31,13 @@
 #include <string.h>
 #include <urcu/lfstack.h>
 
+#include "bench.h"
+#include "common.h"
+#include "results.h"
+
 /* The out-of-line push, as lib/smp.c uses (the inline one trips UBSan). */
 #undef cds_lfs_push
 extern bool cds_lfs_push(cds_lfs_stack_ptr_t s, struct cds_lfs_node *node);
-
-#include "bench.h"
-#include "results.h"
 
 /* lfstack publishes through inline asm TSan cannot see; say what it does
  * (the library's smp.c does the same). */
@@ -49,6 +50,8 @@ extern bool cds_lfs_push(cds_lfs_stack_ptr_t s, struct cds_lfs_node *node);
 #endif
 #ifdef FLOOR_TSAN
 #include <sanitizer/tsan_interface.h>
+
+
 #define floor_tsan_release(p) __tsan_release((void *)(p))
 #define floor_tsan_acquire(p) __tsan_acquire((void *)(p))
 #else

@@ -20,6 +20,7 @@
  * TLB then sees what it would of one block, and the mm needs no page
  * table for all 128 MiB of every task's file.
  */
+
 #include "bench.h"
 
 #define FAULT_AROUND_PAGES	16	/* fault_around_bytes: 64 KiB */

@@ -3,6 +3,12 @@
 """check-lib.py - structure checker for libtlbgen's lib/ tree.
 
 Usage: check-lib.py LIBDIR
+       check-lib.py --tree ROOT DIR...
+
+With --tree, each ROOT/DIR (lib, harness, bench) has its own LAYERS, and
+the whole drawing is checked at once: DIR number k's floors sit above
+every floor of DIR k-1 (lib's 0..10, then harness's, then bench's), and
+a dependency between two files of different directories must go down too.
 
 LIBDIR/LAYERS assigns every .c/.h under LIBDIR to a floor:
 
@@ -107,6 +113,7 @@ class SourceFile:
         self.functions = {}       # name -> (is_static, line)
         self.variables = {}       # name -> (is_static, line)
         self.references = {}      # identifier -> first line
+        self.prototypes = {}      # declared, not defined here: name -> line
         self.atomics = []         # (line, token)
         self.include_targets = []  # (SourceFile, line)
         self.macros = {m.group(1) for m in MACRO_NAME_RE.finditer(self.code)}
@@ -376,8 +383,10 @@ class TopLevelParser:
             if not lhs:
                 continue
             name_idx = self.function_declarator(lhs)
-            if name_idx is not None:
-                continue                   # a prototype: not a definition
+            if name_idx is not None:       # a prototype: not a definition
+                self.sf.prototypes.setdefault(toks[name_idx],
+                                              self.sf.line_of(self.offsets[name_idx]))
+                continue
             k = find_variable_name(drop_paren_specifiers(lhs, toks), toks, self.macros)
             if k is None:
                 continue
@@ -385,6 +394,9 @@ class TopLevelParser:
             self.not_ref.add(clean[k])
             if 'extern' not in words:
                 self.add_variable(clean[k], words)
+            else:
+                self.sf.prototypes.setdefault(toks[clean[k]],
+                                              self.sf.line_of(self.offsets[clean[k]]))
 
     def run(self):
         """Walk all tokens; return the set of token indices that are not
@@ -547,18 +559,24 @@ def find_sources(libdir):
     return files
 
 
-def resolve_includes(files, libdir):
+def resolve_includes(files, libdir, extra=None):
     """Fill include_targets: each "x" include that names a lib/ file,
-    looked up next to the includer, then in LIBDIR, then in LIBDIR/..."""
+    looked up next to the includer, then in LIBDIR, then in LIBDIR/..
+    (and, for a tree, the other directories: meson's include paths)."""
     libreal = os.path.realpath(libdir)
     by_real = {os.path.realpath(sf.path): sf for sf in files.values()}
     for sf in files.values():
-        bases = [os.path.dirname(sf.path), libdir, os.path.join(libdir, '..')]
+        if extra is not None:
+            if os.path.commonpath([os.path.realpath(sf.path), libreal]) != libreal:
+                continue
+            libreal_ok = [os.path.realpath(x) for x in extra]
+        bases = [os.path.dirname(sf.path), libdir, os.path.join(libdir, '..')] + (extra or [])
         for name, line in sf.includes:
             for base in bases:
                 cand = os.path.realpath(os.path.join(base, name))
                 if os.path.isfile(cand):
-                    if cand in by_real and os.path.commonpath([cand, libreal]) == libreal:
+                    roots = libreal_ok if extra is not None else [libreal]
+                    if cand in by_real and any(os.path.commonpath([cand, r]) == r for r in roots):
                         sf.include_targets.append((by_real[cand], line))
                     break
 
@@ -576,10 +594,12 @@ def include_closure(sf):
     return seen
 
 
-def build_graph(files):
+def build_graph(files, headers_own=False):
     """Return {(src, dst): [reason, ...]} over files (by relative path).
 
-    A reason is ('include', line, name) or ('ref', line, symbol)."""
+    A reason is ('include', line, name) or ('ref', line, symbol); with
+    headers_own also ('decl', line, symbol): a .c that includes a header
+    declaring another .c's function depends on that .c."""
     edges = {}
     global_defs = {}
     for sf in files.values():
@@ -601,6 +621,17 @@ def build_graph(files):
             for d in definers:
                 if d is not sf and not own_implementation(sf.rel, d.rel):
                     edges.setdefault((sf.rel, d.rel), []).append(('ref', line, name))
+        # Including a header that declares another file's functions is
+        # depending on that file: a header shared by files that call one
+        # another is a cycle through it (one concern per header).
+        if not headers_own or not sf.rel.endswith('.c'):
+            continue
+        for target, line in sf.include_targets:
+            for name in target.prototypes:
+                for d in global_defs.get(name, []):
+                    if d is not sf and d.rel.endswith('.c'):
+                        edges.setdefault((sf.rel, d.rel), []).append(
+                            ('decl', line, f'{name} ({target.rel})'))
     return edges
 
 
@@ -678,7 +709,7 @@ def describe(reasons):
     parts = []
     if any(r[0] == 'include' for r in reasons):
         parts.append('#include')
-    parts.extend(sorted({r[2] for r in reasons if r[0] == 'ref'}))
+    parts.extend(sorted({r[2] for r in reasons if r[0] in ('ref', 'decl')}))
     return ', '.join(parts)
 
 
@@ -742,10 +773,61 @@ def check_atomics(files, layers):
     return out
 
 
+def main_tree(root, dirs):
+    """Check ROOT/DIR... as one drawing; print violations, return the status."""
+    files, violations, layers_all, base = {}, [], [], 0
+    for d in dirs:
+        libdir = os.path.join(root, d)
+        layers_path = os.path.join(libdir, 'LAYERS')
+        if not os.path.isfile(layers_path):
+            print(f'error: {layers_path} missing: cannot check the layering of {libdir}')
+            return 1
+        layers = Layers(layers_path)
+        violations += [f'{d}/{e}' for e in layers.errors]
+        sub = find_sources(libdir)
+        top = max(layers.prefixes.values(), default=0)
+        for rel, sf in sub.items():
+            f = layers.floor_of(rel)
+            sf.floor = None if f is None else base + f
+            sf.rel = f'{d}/{rel}'
+            files[sf.rel] = sf
+        layers_all.append((d, layers))
+        base += top + 1
+    # One parse over all: macros and definitions of every directory.
+    macros = set()
+    for sf in files.values():
+        macros.update(sf.macros)
+    for sf in files.values():
+        sf.functions, sf.variables, sf.references, sf.prototypes = {}, {}, {}, {}
+        sf.atomics = []
+        parse_file(sf, macros)
+    for d, _ in layers_all:
+        resolve_includes({k: v for k, v in files.items()}, os.path.join(root, d),
+                         extra=[os.path.join(root, x) for x, _ in layers_all])
+    edges = build_graph(files, headers_own=True)
+    violations += check_floors(files, edges)
+    violations += check_cycles(files, edges)
+    violations += check_sizes(files)
+    for d, layers in layers_all:
+        sub = {k[len(d) + 1:]: v for k, v in files.items() if k.startswith(d + '/')}
+        violations += [f'{d}/{v}' for v in check_atomics(sub, layers)]
+    for v in violations:
+        print(v)
+    if violations:
+        print(f'check-lib: {len(violations)} violation(s) in {", ".join(dirs)} ({len(files)} files)')
+        return 1
+    floors = sorted({sf.floor for sf in files.values()})
+    print(f'check-lib: ok: {len(files)} files of {", ".join(dirs)} on {len(floors)} floors, '
+          f'{len(edges)} dependencies, no violations')
+    return 0
+
+
 def main(argv):
     """Check LIBDIR; print violations and return the exit status."""
+    if len(argv) >= 4 and argv[1] == '--tree':
+        return main_tree(os.path.normpath(argv[2]), argv[3:])
     if len(argv) != 2:
-        print('usage: check-lib.py LIBDIR', file=sys.stderr)
+        print('usage: check-lib.py LIBDIR | --tree ROOT DIR...', file=sys.stderr)
         return 2
     libdir = os.path.normpath(argv[1])
     if not os.path.isdir(libdir):
