@@ -10,7 +10,7 @@
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
 	bench_page_fault3_ops;
-extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy;
+extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs;
 
 int bench_cmp_dirs_main(int argc, char **argv);
 int bench_sweep_main(int argc, char **argv);
@@ -73,7 +73,7 @@ const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
 	&bench_page_fault3, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
 	&bench_tlbie, &bench_transport, &bench_scale, &bench_explore, &bench_soak,
-	&bench_versions, &bench_compare, &bench_sweep, &bench_merge,
+	&bench_versions, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
 	NULL,
 };
 
