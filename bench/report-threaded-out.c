@@ -27,8 +27,25 @@ static uint64_t all_transfers(const struct bench_scell *r)
 	return n;
 }
 
+static json_t *mesi_params(struct cmp *c, unsigned int p)
+{
+	return json_pack("{s:s,s:s,s:s,s:i,s:I,s:I}", "workload", c->name, "account", "mesi",
+			 "policy", c->mesi_pol[p].label, "emulated_cpus", (int)c->mesi_cpus, "ops",
+			 (json_int_t)c->mesi_ops, "seed", (json_int_t)c->seed);
+}
+
+static double get(const char *name, json_t *pa)
+{
+	double v;
+
+	bench_metric_get(name, pa, &v);
+	return v;
+}
+
 void cmp_print_mesi(struct cmp *c)
 {
+	char name[96];
+
 	if (!c->nmesi)
 		return;
 	printf("## coherence account: MESI model, stepped mode, %s_threads, %u emulated CPUs, "
@@ -37,43 +54,49 @@ void cmp_print_mesi(struct cmp *c)
 	printf("%-34s %8s %10s %10s %8s %8s %8s %8s %8s\n", "policy", "flushes", "xfer/flush",
 	       "tlbgen/fl", "E/M->S", "S->M", "own->M", "rd/rftf", "viol");
 	for (unsigned int p = 0; p < c->nmesi; p++) {
-		struct bench_scell *r = &c->mesi[p];
-		uint64_t fl = r->stats[TLBGEN_STAT_FLUSH_INITIATED];
+		json_t *pa = mesi_params(c, p);
 
-		printf("%-34s %8llu %10.3f %10.3f %8.3f %8.3f %8.3f %8.3f %8ld\n",
-		       c->mesi_pol[p].label, (unsigned long long)fl, per(all_transfers(r), fl),
-		       per(r->transfers[TLBGEN_LINE_MM_TLB_GEN], fl),
-		       per(r->tlb_gen.downgrades + r->tlb_gen.shared_reads, fl),
-		       per(r->tlb_gen.upgrades, fl), per(r->tlb_gen.ownership, fl),
-		       per(r->tlb_gen_remote_reads, r->stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]),
-		       r->violations);
+		printf("%-34s %8.0f %10.3f %10.3f %8.3f %8.3f %8.3f %8.3f %8.0f\n",
+		       c->mesi_pol[p].label, get("mesi_flushes", pa),
+		       get("mesi_transfers_per_flush", pa),
+		       get("mesi_transfers_per_flush_tlb_gen", pa),
+		       get("mesi_tlb_gen_read_misses_per_flush", pa),
+		       get("mesi_tlb_gen_upgrades_per_flush", pa),
+		       get("mesi_tlb_gen_write_misses_per_flush", pa),
+		       get("mesi_remote_tlb_gen_reads_per_remote_flush_tlb_func", pa),
+		       get("mesi_violations", pa));
+		json_decref(pa);
 	}
 	printf("  xfer/flush: cacheline transfers per flush, every shared line; tlbgen/fl: on\n"
 	       "  the mm's tlb_gen line; E/M->S: its read misses (the IPI handler's read),\n"
 	       "  S->M: upgrades by inc_mm_tlb_gen, own->M: write misses; rd/rftf: tlb_gen\n"
 	       "  reads per remote flush_tlb_func. Per line kind, transfers per flush:\n");
 	for (unsigned int p = 0; p < c->nmesi; p++) {
+		json_t *pa = mesi_params(c, p);
+
 		printf("  %-32s", c->mesi_pol[p].label);
-		for (int k = 0; k < TLBGEN_LINE_NR; k++)
-			printf(" %s=%.2f", tlbgen_line_name((enum tlbgen_line)k),
-			       per(c->mesi[p].transfers[k],
-				   c->mesi[p].stats[TLBGEN_STAT_FLUSH_INITIATED]));
+		for (int k = 0; k < TLBGEN_LINE_NR; k++) {
+			snprintf(name, sizeof(name), "mesi_transfers_per_flush_%s",
+				 tlbgen_line_name((enum tlbgen_line)k));
+			printf(" %s=%.2f", tlbgen_line_name((enum tlbgen_line)k), get(name, pa));
+		}
 		putchar('\n');
+		json_decref(pa);
 	}
 	/* The reading seed 000 is about: fewer reads, same line traffic? */
 	for (unsigned int p = 1; p < c->nmesi; p++) {
-		struct bench_scell *a = &c->mesi[0], *b = &c->mesi[p];
-		double ra = per(a->tlb_gen_remote_reads, a->stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]);
-		double rb = per(b->tlb_gen_remote_reads, b->stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]);
-		double ta = per(a->transfers[TLBGEN_LINE_MM_TLB_GEN],
-				a->stats[TLBGEN_STAT_FLUSH_INITIATED]);
-		double tb = per(b->transfers[TLBGEN_LINE_MM_TLB_GEN],
-				b->stats[TLBGEN_STAT_FLUSH_INITIATED]);
+		json_t *a = mesi_params(c, 0), *b = mesi_params(c, p);
+		double ra = get("mesi_remote_tlb_gen_reads_per_remote_flush_tlb_func", a);
+		double rb = get("mesi_remote_tlb_gen_reads_per_remote_flush_tlb_func", b);
+		double ta = get("mesi_transfers_per_flush_tlb_gen", a);
+		double tb = get("mesi_transfers_per_flush_tlb_gen", b);
 
 		printf("  %s vs %s: tlb_gen reads per remote flush_tlb_func %.3f -> %.3f "
 		       "(%+.0f%%), tlb_gen transfers per flush %.3f -> %.3f (%+.0f%%)\n",
 		       c->mesi_pol[p].label, c->mesi_pol[0].label, ra, rb,
 		       ra > 0 ? 100 * (rb / ra - 1) : 0, ta, tb, ta > 0 ? 100 * (tb / ta - 1) : 0);
+		json_decref(a);
+		json_decref(b);
 	}
 	putchar('\n');
 }
@@ -96,6 +119,17 @@ static void record_cell(struct cmp *c, int m, unsigned int t, unsigned int p)
 	if (per_task)
 		bench_metric_samples("ops_per_sec_per_task", "ops/s per task", "higher", pa,
 				     per_task, x->nr);
+	/* will-it-scale's samples: the slowest task's, the fastest's, all. */
+	for (unsigned int i = 0; smp && i < x->wis.nr_samples; i++)
+		smp[i] = (double)x->wis.smin[i];
+	if (smp)
+		bench_metric_samples("sample_min_ops_per_sec", "ops/s", "higher", pa, smp,
+				     x->wis.nr_samples);
+	for (unsigned int i = 0; smp && i < x->wis.nr_samples; i++)
+		smp[i] = (double)x->wis.smax[i];
+	if (smp)
+		bench_metric_samples("sample_max_ops_per_sec", "ops/s", "higher", pa, smp,
+				     x->wis.nr_samples);
 	for (unsigned int i = 0; smp && i < x->wis.nr_samples; i++)
 		smp[i] = (double)x->wis.stotal[i];
 	if (smp)
@@ -119,8 +153,10 @@ static void record_cell(struct cmp *c, int m, unsigned int t, unsigned int p)
 		     per(s[TLBGEN_STAT_EARLY_SKIP], fl));
 	bench_metric("ipis_per_flush", "IPIs/flush", "lower", pa, per(s[TLBGEN_STAT_IPI_SENT], fl));
 	if (x->acct_done) {
-		bench_metric("remote_tlb_gen_reads_per_remote_flush_tlb_func", "reads/call", "lower",
-			     pa, per(x->remote_reads, x->acct_stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]));
+		if (x->acct_stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE])
+			bench_metric("remote_tlb_gen_reads_per_remote_flush_tlb_func", "reads/call",
+				     "lower", pa,
+				     per(x->remote_reads, x->acct_stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]));
 		bench_metric_stats("accounting_", pa, x->acct_stats);
 	}
 	bench_metric_stats("", pa, s);
@@ -144,10 +180,7 @@ static void record_mesi(struct cmp *c, unsigned int p)
 {
 	struct bench_scell *r = &c->mesi[p];
 	uint64_t fl = r->stats[TLBGEN_STAT_FLUSH_INITIATED];
-	json_t *pa = json_pack("{s:s,s:s,s:s,s:i,s:I,s:I}", "workload", c->name, "account",
-			       "mesi", "policy", c->mesi_pol[p].label, "emulated_cpus",
-			       (int)c->mesi_cpus, "ops", (json_int_t)c->mesi_ops, "seed",
-			       (json_int_t)c->seed);
+	json_t *pa = mesi_params(c, p);
 
 	bench_metric("mesi_flushes", "flushes", NULL, pa, (double)fl);
 	bench_metric("mesi_nested_full_flushes", "flushes", NULL, pa,

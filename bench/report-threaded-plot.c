@@ -15,6 +15,27 @@
 #include "results.h"
 #include "report-threaded-plot.h"
 
+/* A cell's figures, read back from results.json (report-threaded-out.c). */
+static void cell_fig(struct cmp *c, int m, unsigned int t, unsigned int p, double *mean,
+		     double *min, double *max, double *chg, double *lo, double *hi)
+{
+	json_t *pa = json_pack("{s:s,s:s,s:i,s:s}", "workload", c->name, "mode", mode_name(m),
+			       "tasks", (int)c->tasks[t], "policy", c->pol[p].label);
+	double v[MAX_ROUNDS];
+	size_t n = bench_metric_samples_get("ops_per_sec", pa, v, MAX_ROUNDS);
+
+	bench_metric_get("ops_per_sec", pa, mean);
+	*min = *max = n ? v[0] : NAN;
+	for (size_t i = 1; i < n; i++) {
+		*min = v[i] < *min ? v[i] : *min;
+		*max = v[i] > *max ? v[i] : *max;
+	}
+	bench_metric_get("change_pct", pa, chg);
+	bench_metric_get("change_ci95_low_pct", pa, lo);
+	bench_metric_get("change_ci95_high_pct", pa, hi);
+	json_decref(pa);
+}
+
 static bool have_gnuplot(void)
 {
 	return system("command -v gnuplot >/dev/null 2>&1") == 0;
@@ -82,10 +103,11 @@ static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
+				double mean, mn, mx, chg, cl, ch;
 
-				lo = x->min > 0 && x->min < lo ? x->min : lo;
-				hi = x->max > hi ? x->max : hi;
+				cell_fig(c, m, t, p, &mean, &mn, &mx, &chg, &cl, &ch);
+				lo = mn > 0 && mn < lo ? mn : lo;
+				hi = mx > hi ? mx : hi;
 			}
 	caption(cap, sizeof(cap));
 	fprintf(g, "set terminal svg size 900,900 dynamic enhanced font 'sans,12'\nset output ");
@@ -126,9 +148,10 @@ static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int p = 0; c->modes[m] && p < c->npol; p++) {
 			for (unsigned int t = 0; t < c->ntasks; t++) {
-				struct cell *x = cell(c, m, t, p);
+				double mean, mn, mx, chg, cl, ch;
 
-				fprintf(g, "%u %.1f %.1f %.1f\n", c->tasks[t], x->mean, x->min, x->max);
+				cell_fig(c, m, t, p, &mean, &mn, &mx, &chg, &cl, &ch);
+				fprintf(g, "%u %.1f %.1f %.1f\n", c->tasks[t], mean, mn, mx);
 			}
 			fprintf(g, "e\n");
 		}
@@ -156,11 +179,11 @@ static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int p = 1; c->modes[m] && p < c->npol; p++) {
 			for (unsigned int t = 0; t < c->ntasks; t++) {
-				struct cell *x = cell(c, m, t, p);
+				double mean, mn, mx, chg, cl, ch;
 
-				fprintf(g, "%u %.3f %.3f %.3f\n", c->tasks[t], x->change,
-					isnan(x->ci_lo) ? x->change : x->ci_lo,
-					isnan(x->ci_hi) ? x->change : x->ci_hi);
+				cell_fig(c, m, t, p, &mean, &mn, &mx, &chg, &cl, &ch);
+				fprintf(g, "%u %.3f %.3f %.3f\n", c->tasks[t], chg, isnan(cl) ? chg : cl,
+					isnan(ch) ? chg : ch);
 			}
 			fprintf(g, "e\n");
 		}

@@ -17,23 +17,61 @@
 #include "results.h"
 #include "threaded.h"
 
+/* What a cell recorded (report-threaded-out.c): the figures printed here. */
+static json_t *params(struct cmp *c, int m, unsigned int t, unsigned int p)
+{
+	return json_pack("{s:s,s:s,s:i,s:s}", "workload", c->name, "mode", mode_name(m), "tasks",
+			 (int)c->tasks[t], "policy", c->pol[p].label);
+}
+
+static double get(const char *name, json_t *pa)
+{
+	double v;
+
+	bench_metric_get(name, pa, &v);
+	return v;
+}
+
+/* A counter per flush, from the recorded counters. */
+static double per_fl(const char *stat, json_t *pa)
+{
+	double fl = get("flush_initiated", pa);
+
+	return fl > 0 ? get(stat, pa) / fl : 0;
+}
+
+/* min and max of a recorded metric's samples. */
+static void sample_range(const char *name, json_t *pa, double *min, double *max)
+{
+	double v[MAX_ROUNDS];
+	size_t n = bench_metric_samples_get(name, pa, v, MAX_ROUNDS);
+
+	*min = *max = n ? v[0] : NAN;
+	for (size_t i = 1; i < n; i++) {
+		*min = v[i] < *min ? v[i] : *min;
+		*max = v[i] > *max ? v[i] : *max;
+	}
+}
+
 void cmp_print_wis(struct cmp *c)
 {
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
+				json_t *pa = params(c, m, t, p);
+				double mn[4096], mx[4096], tot[4096];
+				size_t n = bench_metric_samples_get("sample_total_ops_per_sec", pa, tot,
+								    4096);
 
+				bench_metric_samples_get("sample_min_ops_per_sec", pa, mn, 4096);
+				bench_metric_samples_get("sample_max_ops_per_sec", pa, mx, 4096);
 				printf("## will-it-scale: %s_%s, %u task%s, policy %s\n", c->name,
 				       mode_name(m), c->tasks[t], c->tasks[t] > 1 ? "s" : "",
 				       c->pol[p].label);
-				if (!c->quiet)
-					for (unsigned int s = 0; s < x->wis.nr_samples; s++)
-						printf("min:%llu max:%llu total:%llu\n",
-						       (unsigned long long)x->wis.smin[s],
-						       (unsigned long long)x->wis.smax[s],
-						       (unsigned long long)x->wis.stotal[s]);
-				printf("average:%llu\n", (unsigned long long)llround(x->mean));
+				for (size_t i = 0; !c->quiet && i < n; i++)
+					printf("min:%.0f max:%.0f total:%.0f\n", mn[i], mx[i], tot[i]);
+				printf("average:%.0f\n", get("ops_per_sec", pa));
+				json_decref(pa);
 			}
 	putchar('\n');
 }
@@ -47,25 +85,29 @@ void cmp_print_table(struct cmp *c)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
+				json_t *pa = params(c, m, t, p);
 				char ch[32] = "", ci[48] = "", pv[32] = "";
+				double lo = get("change_ci95_low_pct", pa), pval = get("welch_p", pa);
+				double mn, mx;
 
+				sample_range("ops_per_sec", pa, &mn, &mx);
 				if (p) {
-					snprintf(ch, sizeof(ch), "%+.1f%%", x->change);
-					if (isnan(x->ci_lo))
+					snprintf(ch, sizeof(ch), "%+.1f%%", get("change_pct", pa));
+					if (isnan(lo))
 						snprintf(ci, sizeof(ci), "n/a");
 					else
-						snprintf(ci, sizeof(ci), "[%+.1f%%, %+.1f%%]", x->ci_lo,
-							 x->ci_hi);
-					if (isnan(x->p))
+						snprintf(ci, sizeof(ci), "[%+.1f%%, %+.1f%%]", lo,
+							 get("change_ci95_high_pct", pa));
+					if (isnan(pval))
 						snprintf(pv, sizeof(pv), "n/a");
 					else
-						snprintf(pv, sizeof(pv), "%.3f%s", x->p,
-							 x->p < 0.01 ? " **" : x->p < 0.05 ? " *" : "");
+						snprintf(pv, sizeof(pv), "%.3f%s", pval,
+							 pval < 0.01 ? " **" : pval < 0.05 ? " *" : "");
 				}
 				printf("%-9s %5u  %-32s %12.0f %12.0f %12.0f %9s %19s %8s\n",
-				       mode_name(m), c->tasks[t], c->pol[p].label, x->min, x->mean,
-				       x->max, ch, ci, pv);
+				       mode_name(m), c->tasks[t], c->pol[p].label, mn,
+				       get("ops_per_sec", pa), mx, ch, ci, pv);
+				json_decref(pa);
 			}
 	putchar('\n');
 }
@@ -79,16 +121,15 @@ void cmp_print_invlpgb(struct cmp *c)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
-				const uint64_t *s = x->stats;
-				uint64_t fl = s[TLBGEN_STAT_FLUSH_INITIATED];
+				json_t *pa = params(c, m, t, p);
 
-				printf("%-9s %5u  %-32s %9llu %8.3f %8.3f %8.3f %8.3f %8.3f %6d\n",
+				printf("%-9s %5u  %-32s %9.0f %8.3f %8.3f %8.3f %8.3f %8.3f %6.0f\n",
 				       mode_name(m), c->tasks[t], c->pol[p].label,
-				       (unsigned long long)fl, per(s[TLBGEN_STAT_INVLPGB], fl),
-				       per(s[TLBGEN_STAT_TLBSYNC], fl), per(s[TLBGEN_STAT_IPI_SENT], fl),
-				       per(s[TLBGEN_STAT_IPI_AVOIDED], fl),
-				       per(s[TLBGEN_STAT_FLUSH_FUNC], fl), x->global_asid);
+				       get("flush_initiated", pa), per_fl("invlpgb", pa),
+				       per_fl("tlbsync", pa), per_fl("ipi_sent", pa),
+				       per_fl("ipi_avoided", pa), per_fl("flush_tlb_func", pa),
+				       get("global_asid", pa));
+				json_decref(pa);
 			}
 	printf("  invlpgb/tlbsync: instructions issued per flush; ipi: IPIs sent; avoided: CPUs\n"
 	       "  besides the initiator in mm_cpumask at a broadcast; ftf: flush_tlb_func calls;\n"
@@ -105,27 +146,23 @@ void cmp_print_counters(struct cmp *c)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
-				const uint64_t *s = x->stats;
-				uint64_t fl = s[TLBGEN_STAT_FLUSH_INITIATED];
+				json_t *pa = params(c, m, t, p);
+				double rd = get("remote_tlb_gen_reads_per_remote_flush_tlb_func", pa);
+				double ftf = get("flush_tlb_func", pa);
 				char rr[32] = "-";
 
-				if (x->acct_done && x->acct_stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE])
-					snprintf(rr, sizeof(rr), "%.3f",
-						 per(x->remote_reads,
-						     x->acct_stats[TLBGEN_STAT_FLUSH_FUNC_REMOTE]));
-				printf("%-9s %5u  %-32s %9llu %8.3f %8.3f %8s %8.3f %8.3f %8.3f %8.3f "
-				       "%8.3f %7.3f %7.3f %5ld\n",
+				if (!isnan(rd))
+					snprintf(rr, sizeof(rr), "%.3f", rd);
+				printf("%-9s %5u  %-32s %9.0f %8.3f %8.3f %8s %8.3f %8.3f %8.3f %8.3f "
+				       "%8.3f %7.3f %7.3f %5.0f\n",
 				       mode_name(m), c->tasks[t], c->pol[p].label,
-				       (unsigned long long)fl, per(s[TLBGEN_STAT_TLB_GEN_READ], fl),
-				       per(s[TLBGEN_STAT_TLB_GEN_READ], s[TLBGEN_STAT_FLUSH_FUNC]), rr,
-				       per(s[TLBGEN_STAT_EARLY_SKIP], fl),
-				       per(s[TLBGEN_STAT_IPI_SENT], fl),
-				       per(s[TLBGEN_STAT_IPI_SKIP_LAZY], fl),
-				       per(s[TLBGEN_STAT_IPI_SKIP_NOT_LOADED], fl),
-				       per(s[TLBGEN_STAT_IPI_SKIP_NOT_TRIMMED], fl),
-				       per(s[TLBGEN_STAT_FULL_FLUSH], fl),
-				       per(s[TLBGEN_STAT_PARTIAL_FLUSH], fl), x->violations);
+				       get("flush_initiated", pa), per_fl("tlb_gen_read", pa),
+				       ftf > 0 ? get("tlb_gen_read", pa) / ftf : 0, rr,
+				       per_fl("early_skip", pa), per_fl("ipi_sent", pa),
+				       per_fl("ipi_skip_lazy", pa), per_fl("ipi_skip_not_loaded", pa),
+				       per_fl("ipi_skip_not_trimmed", pa), per_fl("full_flush", pa),
+				       per_fl("partial_flush", pa), get("violations", pa));
+				json_decref(pa);
 			}
 	printf("  rd/fl: mm tlb_gen reads per flush; rd/ftf: per flush_tlb_func; rd/rftf: per\n"
 	       "  remote flush_tlb_func; skip/fl: early skips (aa44284960); ipi/fl: IPIs sent;\n"
@@ -134,16 +171,15 @@ void cmp_print_counters(struct cmp *c)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
-				uint64_t ops;
+				json_t *pa = params(c, m, t, p);
+				double cyc = get("cycles_per_op", pa);
 
-				if (!x->hw_ok)
-					continue;
-				ops = (uint64_t)(x->mean * c->duration_ms / 1000.0 * x->nr);
-				printf("  hw %s %u %s: cycles/op %.0f instructions/op %.0f "
-				       "cache-misses/op %.2f\n", mode_name(m), c->tasks[t],
-				       c->pol[p].label, per(x->hw[0], ops), per(x->hw[1], ops),
-				       per(x->hw[2], ops));
+				if (!isnan(cyc))
+					printf("  hw %s %u %s: cycles/op %.0f instructions/op %.0f "
+					       "cache-misses/op %.2f\n", mode_name(m), c->tasks[t],
+					       c->pol[p].label, cyc, get("instructions_per_op", pa),
+					       get("cache_misses_per_op", pa));
+				json_decref(pa);
 			}
 	putchar('\n');
 }
@@ -156,18 +192,23 @@ void cmp_print_csv(struct cmp *c, unsigned int p, FILE *f)
 	 * linear is the larger 1-task figure of the two modes times tasks. */
 	fprintf(f, "tasks,processes,processes_idle,threads,threads_idle,linear\n");
 	fprintf(f, "0,0,100,0,100,0\n");
-	for (int m = 0; m < 2; m++)
-		if (c->modes[m] && cell(c, m, 0, p)->mean / c->tasks[0] > lin1)
-			lin1 = cell(c, m, 0, p)->mean / c->tasks[0];
+	for (int m = 0; m < 2; m++) {
+		json_t *pa = params(c, m, 0, p);
+
+		if (c->modes[m] && get("ops_per_sec", pa) / c->tasks[0] > lin1)
+			lin1 = get("ops_per_sec", pa) / c->tasks[0];
+		json_decref(pa);
+	}
 	for (unsigned int t = 0; t < c->ntasks; t++) {
-		struct cell *th = cell(c, 0, t, p), *pr = cell(c, 1, t, p);
+		json_t *th = params(c, 0, t, p), *pr = params(c, 1, t, p);
 
 		fprintf(f, "%u,%.0f,%.2f,%.0f,%.2f,%.0f\n", c->tasks[t],
-			c->modes[1] ? pr->mean : 0,
-			c->modes[1] && pr->nr ? pr->idle_sum / pr->nr : 100,
-			c->modes[0] ? th->mean : 0,
-			c->modes[0] && th->nr ? th->idle_sum / th->nr : 100,
-			lin1 * c->tasks[t]);
+			c->modes[1] ? get("ops_per_sec", pr) : 0,
+			c->modes[1] ? get("idle_pct", pr) : 100,
+			c->modes[0] ? get("ops_per_sec", th) : 0,
+			c->modes[0] ? get("idle_pct", th) : 100, lin1 * c->tasks[t]);
+		json_decref(th);
+		json_decref(pr);
 	}
 }
 
@@ -239,9 +280,7 @@ void cmp_print_lkp(struct cmp *c)
 	for (int m = 0; m < 2; m++)
 		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
 			for (unsigned int p = 0; p < c->npol; p++) {
-				struct cell *x = cell(c, m, t, p);
-				const uint64_t *s = x->stats;
-				uint64_t fl = s[TLBGEN_STAT_FLUSH_INITIATED];
+				json_t *pa = params(c, m, t, p);
 				char k[256], pol[200];
 
 				/* One key component per coordinate: a dot inside a
@@ -249,14 +288,14 @@ void cmp_print_lkp(struct cmp *c)
 				safe_label(pol, sizeof(pol), c->pol[p].label);
 				snprintf(k, sizeof(k), "%s.%s.%s.%u", c->name, pol,
 					 mode_name(m), c->tasks[t]);
-				printf("%s.workload: %.0f\n", k, x->mean);
+				printf("%s.workload: %.0f\n", k, get("ops_per_sec", pa));
 				printf("%s.per_%s_ops: %.0f\n", k, m ? "process" : "thread",
-				       x->mean / c->tasks[t]);
-				printf("%s.change_pct: %.2f\n", k, x->change);
+				       get("ops_per_sec", pa) / c->tasks[t]);
+				printf("%s.change_pct: %.2f\n", k, p ? get("change_pct", pa) : 0);
 				printf("%s.tlb_gen_reads_per_flush: %.4f\n", k,
-				       per(s[TLBGEN_STAT_TLB_GEN_READ], fl));
-				printf("%s.ipi_sent_per_flush: %.4f\n", k,
-				       per(s[TLBGEN_STAT_IPI_SENT], fl));
+				       per_fl("tlb_gen_read", pa));
+				printf("%s.ipi_sent_per_flush: %.4f\n", k, per_fl("ipi_sent", pa));
+				json_decref(pa);
 			}
 	putchar('\n');
 }

@@ -289,6 +289,25 @@ bool bench_metric_get(const char *name, json_t *params, double *out)
 	return false;
 }
 
+size_t bench_metric_samples_get(const char *name, json_t *params, double *out, size_t max)
+{
+	size_t i, n = 0;
+	json_t *m, *v;
+
+	json_array_foreach(run.metrics, i, m) {
+		size_t k;
+
+		if (strcmp(json_string_value(json_object_get(m, "name")), name) ||
+		    !json_equal(json_object_get(m, "params"), params))
+			continue;
+		json_array_foreach(json_object_get(m, "samples"), k, v)
+			if (n < max)
+				out[n++] = json_is_number(v) ? json_number_value(v) : NAN;
+		break;
+	}
+	return n;
+}
+
 json_t *bench_results_json(void)
 {
 	if (!run.results) {

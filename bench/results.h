@@ -69,6 +69,9 @@ void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stat
 /* The value of the metric `name` with exactly these params (NAN when it
  * is null): true if recorded. What a run prints, it reads back from here. */
 bool bench_metric_get(const char *name, json_t *params, double *out);
+/* The samples of the metric `name` with these params into out[0..max):
+ * how many there are (0 when not recorded). */
+size_t bench_metric_samples_get(const char *name, json_t *params, double *out, size_t max);
 /* The whole results document (borrowed), e.g. for `--json FILE`. */
 json_t *bench_results_json(void);
 

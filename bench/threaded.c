@@ -261,6 +261,8 @@ static int report(struct cmp *c)
 {
 	int ret = 0;
 
+	/* Every figure into results.json first: what follows reads it back. */
+	cmp_record(c);
 	cmp_print_wis(c);
 	cmp_print_table(c);
 	cmp_print_counters(c);
@@ -276,7 +278,6 @@ static int report(struct cmp *c)
 	cmp_print_lkp(c);
 	cmp_print_mesi(c);
 	ret |= cmp_plot(c);
-	cmp_record(c);
 	return ret;
 }
 
