@@ -51,10 +51,11 @@ def per_flush(run, stat, pol):
     return v / fl if fl else None
 
 
-check(per_flush(r, "invlpgb", "latest") == 1 and per_flush(r, "tlbsync", "latest") == 1 and
-      per_flush(r, "ipi_sent", "latest") == 0 and per_flush(r, "flush_tlb_func", "latest") == 0 and
-      per_flush(r, "ipi_avoided", "latest") == 3,
-      "latest --invlpgb: 1 INVLPGB, 1 TLBSYNC, 0 IPIs, 0 flush_tlb_func, 3 avoided per flush")
+got = {k: per_flush(r, k, "latest") for k in ("invlpgb", "tlbsync", "ipi_sent", "flush_tlb_func", "ipi_avoided")}
+want = {"invlpgb": 1, "tlbsync": 1, "ipi_sent": 0, "flush_tlb_func": 0, "ipi_avoided": 3}
+# as the table prints them, to 3 decimals
+check(all(v is not None and abs(v - want[k]) < 5e-4 for k, v in got.items()),
+      "latest --invlpgb per flush: %s (want %s)" % (got, want))
 check((r.value("global_asid", tasks=4, policy="latest") or 0) >= 6, "latest --invlpgb: a global ASID")
 check(per_flush(r, "invlpgb", "v6.14") == 0 and per_flush(r, "ipi_sent", "v6.14") > 0 and
       per_flush(r, "flush_tlb_func", "v6.14") == 4, "v6.14 --invlpgb: IPIs, 4 flush_tlb_func per flush")
