@@ -29,6 +29,7 @@ static struct {
 	bool active;
 	char dir[PATH_MAX];	/* "" when none is kept */
 	bool made_parent;	/* we created tlbgen-results/ */
+	bool made_dir;		/* we created dir: only then removed when unused */
 	char workload[64];
 	json_t *cmdline;	/* array of strings */
 	json_t *meta_params;	/* object */
@@ -97,8 +98,10 @@ static int make_default_dir(void)
 		if (err != -EEXIST)
 			break;
 	}
-	if (!err)
+	if (!err) {
+		run.made_dir = true;
 		return 0;
+	}
 fail:
 	fprintf(stderr, "tlbgen-bench: --out: cannot create %s/%s-%s: %s\n", results_root(),
 		run.workload, stamp, strerror(-err));
@@ -123,7 +126,11 @@ static int make_dirs(const char *path)
 	return make_dir(buf);
 }
 
-/* --out DIR: created if missing, with its parents; else a writable directory. */
+static bool dir_empty(const char *path);
+
+/* --out DIR: created if missing, with its parents; else an empty, writable
+ * directory. A directory that holds anything is refused: a second run there
+ * would replace the first one's results.json and leave its CSV beside. */
 static int make_given_dir(const char *dir)
 {
 	struct stat st;
@@ -135,11 +142,19 @@ static int make_given_dir(const char *dir)
 	}
 	snprintf(run.dir, sizeof(run.dir), "%s", dir);
 	err = make_dirs(dir);
+	run.made_dir = !err;
 	if (err == -EEXIST) {
 		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 			err = -ENOTDIR;
-		else
-			err = access(dir, W_OK | X_OK) ? -errno : 0;
+		else if (access(dir, W_OK | X_OK))
+			err = -errno;
+		else if (!dir_empty(dir)) {
+			fprintf(stderr, "tlbgen-bench: --out: %s is not empty; results are never "
+				"written over another run's: give a new or empty directory\n", dir);
+			run.dir[0] = 0;
+			return -EEXIST;
+		} else
+			err = 0;
 	}
 	if (err) {
 		fprintf(stderr, "tlbgen-bench: --out: %s: %s\n", dir, strerror(-err));
@@ -399,7 +414,8 @@ int bench_results_end(int status)
 		return 0;
 	if (run.dir[0] && json_array_size(run.metrics) == 0 && dir_empty(run.dir)) {
 		/* --help, bad arguments, or a workload that failed before measuring. */
-		rmdir(run.dir);
+		if (run.made_dir)
+			rmdir(run.dir);
 		if (run.made_parent)
 			rmdir(results_root());
 	} else if (run.dir[0]) {

@@ -46,6 +46,24 @@ fi
 "$bench" --out "$tmp/plainfile" lazy -f 50 >/dev/null 2>err
 [ $? -eq 2 ] || no "--out onto a file: want exit 2"
 
+# A results directory is never written over: the second run into it is
+# refused before it measures, and the first run's files stay as they were.
+"$bench" --out "$tmp/twice" lazy -f 50 >/dev/null 2>err || no "--out twice: first run: exit $?"
+before=$(cd "$tmp/twice" && ls | sort && cat results.json meta.json | md5sum)
+"$bench" --out "$tmp/twice" tlb_flush1 --mode stepped --ops 100 -t 2 >/dev/null 2>err
+rc=$?
+after=$(cd "$tmp/twice" && ls | sort && cat results.json meta.json | md5sum)
+if [ $rc -eq 2 ] && [ "$before" = "$after" ] && grep -q "not empty" err; then
+	echo "ok: --out onto a directory holding a run's results: refused, exit 2, nothing touched"
+else
+	no "--out twice: exit $rc (want 2), directory changed: $([ "$before" = "$after" ] && echo no || echo yes)"
+fi
+mkdir "$tmp/empty"
+"$bench" --out "$tmp/empty" lazy --help >/dev/null 2>&1
+[ -d "$tmp/empty" ] || no "--out onto an empty directory of the user's, --help: the directory was removed"
+"$bench" --out "$tmp/empty" lazy -f 50 >/dev/null 2>err && [ -f "$tmp/empty/results.json" ] ||
+	no "--out onto an empty directory: no results.json"
+
 # Global options, then workload options without a workload: the default;
 # and --plugin after the command as well.
 for order in before after; do
