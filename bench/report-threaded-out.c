@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "host.h"
 #include "cell.h"
 #include "common.h"
 #include "report-threaded-out.h"
@@ -208,6 +209,25 @@ static void record_mesi(struct cmp *c, unsigned int p)
 	json_decref(pa);
 }
 
+/* More tasks than CPUs, or vCPUs a hypervisor schedules: the times measure
+ * the scheduler or the hypervisor as much as the flush; the counters hold. */
+static void record_timings(struct cmp *c)
+{
+	json_t *h = bench_host_json();
+	bool hv = json_is_true(json_object_get(h, "hypervisor"));
+	unsigned int maxt = 0;
+
+	for (unsigned int t = 0; t < c->ntasks; t++)
+		maxt = c->tasks[t] > maxt ? c->tasks[t] : maxt;
+	bench_meta_param("threaded_timings",
+			 json_pack("{s:b,s:s*,s:i,s:i,s:b}", "meaningful",
+				   !hv && maxt <= (unsigned int)c->nr_cpus, "why",
+				   maxt > (unsigned int)c->nr_cpus ? "more tasks than CPUs"
+				   : hv ? "a hypervisor schedules the CPUs" : NULL,
+				   "tasks_max", (int)maxt, "cpus", c->nr_cpus, "hypervisor", hv));
+	json_decref(h);
+}
+
 void cmp_record(struct cmp *c)
 {
 	bench_meta_seed(c->seed);
@@ -222,6 +242,7 @@ void cmp_record(struct cmp *c)
 	bench_meta_param("sample_ms", json_integer(c->sample_ms));
 	bench_meta_param("warmup_samples", json_integer(c->warmup));
 	bench_meta_param("cpus_used", json_integer(c->nr_cpus));
+	record_timings(c);
 	bench_meta_param("baseline", json_string(c->pol[0].label));
 	bench_meta_param("kernel_work", json_string(c->kwork_spec));
 	if (c->kwork_on) {

@@ -15,6 +15,7 @@
 #include "output.h"
 #include "report-threaded.h"
 #include "results.h"
+#include "threaded-opts.h"
 #include "threaded.h"
 
 /* What a cell recorded (report-threaded-out.c): the figures printed here. */
@@ -76,8 +77,27 @@ void cmp_print_wis(struct cmp *c)
 	putchar('\n');
 }
 
+/* What the times below can and cannot show, and where the figures that
+ * hold on this host are (recorded by cmp_record()). */
+static void print_host_note(struct cmp *c)
+{
+	json_t *t = bench_meta_param_get("threaded_timings");
+	int maxt = (int)json_integer_value(json_object_get(t, "tasks_max"));
+
+	if (!t || json_is_true(json_object_get(t, "meaningful")))
+		return;
+	printf("# note: %d task%s on %d CPU%s%s: ops/s here time the %s, not the flush; "
+	       "a change whose CI holds 0 is noise. What holds on this host: the counters "
+	       "(rd/rftf)%s; a many-core table: --mode virtual\n", maxt, maxt == 1 ? "" : "s",
+	       c->nr_cpus, c->nr_cpus == 1 ? "" : "s",
+	       json_is_true(json_object_get(t, "hypervisor")) ? " under a hypervisor" : "",
+	       maxt > c->nr_cpus ? "scheduler" : "hypervisor's vCPUs",
+	       bench_threaded_mesi_cols ? " and the MESI account below" : "");
+}
+
 void cmp_print_table(struct cmp *c)
 {
+	print_host_note(c);
 	printf("## ops/s over %u interleaved rounds of %u ms (change: mean vs %s, with its 95%% "
 	       "CI; p: Welch's t-test)\n", c->rounds, c->duration_ms, c->pol[0].label);
 	printf("%-9s %5s  %-32s %12s %12s %12s %9s %19s %8s\n", "mode", "tasks", "policy", "min",

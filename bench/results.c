@@ -223,6 +223,11 @@ void bench_meta_param(const char *key, json_t *value)
 		json_decref(value);
 }
 
+json_t *bench_meta_param_get(const char *key)
+{
+	return run.active ? json_object_get(run.meta_params, key) : NULL;
+}
+
 /* Metrics ------------------------------------------------------------------ */
 
 /* JSON has no NaN or infinity: an undefined figure is null. */

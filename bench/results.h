@@ -53,6 +53,8 @@ void bench_meta_seed(uint64_t seed);
 void bench_meta_policy(const char *profile, const char *label);
 /* Any workload parameter ("rounds", "duration_ms", ...), owned by meta. */
 void bench_meta_param(const char *key, json_t *value);
+/* A parameter recorded so (borrowed), or NULL. */
+json_t *bench_meta_param_get(const char *key);
 
 /* results.json -------------------------------------------------------------
  * `params` is an object of the metric's coordinates, e.g.

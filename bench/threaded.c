@@ -224,10 +224,6 @@ static int alloc_cells(struct cmp *c)
 
 static void print_header(struct cmp *c)
 {
-	unsigned int maxt = 0;
-
-	for (unsigned int i = 0; i < c->ntasks; i++)
-		maxt = c->tasks[i] > maxt ? c->tasks[i] : maxt;
 	printf("# tlbgen-bench %s: %s (%s), %s, tasks", c->prog, c->name, c->ops->desc,
 	       c->modes[0] && c->modes[1] ? "threads+processes" : mode_name(c->modes[1]));
 	for (unsigned int i = 0; i < c->ntasks; i++)
@@ -251,9 +247,6 @@ static void print_header(struct cmp *c)
 	} else {
 		printf("# kernel work per op: off (the emulated flush path alone)\n");
 	}
-	if (maxt > (unsigned int)c->nr_cpus)
-		printf("# notice: %u emulated CPUs on %d real CPUs: oversubscribed, only counts, "
-		       "not times, are meaningful\n", maxt, c->nr_cpus);
 }
 
 /* 0, or 1 when an output file could not be written. */

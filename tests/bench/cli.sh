@@ -128,4 +128,23 @@ rm -rf "$tmp/tlbgen-results"
 "$bench" tlb_flush1 --rounds 3x >out 2>err
 [ $? -eq 2 ] && [ "$(wc -l <err)" -le 2 ] && grep -q -- "--rounds.*'3x'" err &&
 	echo "ok: bad value: $(head -n 1 err)" || { no "bad value: want 2 short lines"; cat err; }
+# Threaded timings on a host with fewer CPUs than tasks, or under a
+# hypervisor, are recorded as not meaningful, with why (the headline's
+# note prints from this record).
+over=$(( $(nproc) + 1 ))
+for t in 1 $over; do
+	"$bench" --out "$tmp/timings-$t" tlb_flush1 -t $t -r 1 -d 20 -s 10 -q --no-mesi --no-acct \
+		--no-plot >/dev/null 2>&1 || no "tlb_flush1 -t $t: exit $?"
+done
+python3 - "$tmp/timings-1/meta.json" "$tmp/timings-$over/meta.json" <<'PY' || fail=1
+import json, sys
+one, over = (json.load(open(f)) for f in sys.argv[1:])
+hv = one["host"]["hypervisor"]
+t1, to = one["params"]["threaded_timings"], over["params"]["threaded_timings"]
+ok = (t1["meaningful"] == (not hv) and t1["hypervisor"] == hv and
+      not to["meaningful"] and to["why"] == "more tasks than CPUs")
+print(("ok" if ok else "FAIL") + f": threaded timings meaningful: 1 task {t1['meaningful']} "
+      f"(hypervisor {hv}), {to['tasks_max']} tasks on {to['cpus']} CPUs {to['meaningful']}")
+sys.exit(0 if ok else 1)
+PY
 exit $fail
