@@ -72,6 +72,8 @@ struct bench_opt {
 	unsigned long long min, max;
 	int (*fn)(const char *opt, const char *arg);
 	unsigned int shared;	/* a shared option: its BENCH_O_* bit; 0 for a command's own */
+	/* Lines after `help` made from data at --help time (the profiles known). */
+	void (*help_data)(FILE *f, const char *indent);
 };
 
 #define BENCH_OPT_END { .name = NULL }

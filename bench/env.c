@@ -161,6 +161,23 @@ static int opt_json(const char *opt, const char *arg)
 	return bench_check_output(opt, arg);
 }
 
+/* The profiles known now (built-in, then a loaded plugin's), wrapped. */
+static void profiles_help(FILE *f, const char *indent)
+{
+	const char *names[128];
+	int n = tlbgen_profile_names(names, 128);
+	size_t col = 0;
+
+	for (int i = 0; i < n && i < 128; i++) {
+		if (i == 0 || col + strlen(names[i]) + 1 > 64)
+			col = (size_t)fprintf(f, "%s%s%s", i ? "\n" : "", indent,
+					      i ? "  " : "profiles:") - (i ? 1 : 0) - strlen(indent);
+		col += (size_t)fprintf(f, " %s", names[i]);
+	}
+	if (n > 0)
+		fputc('\n', f);
+}
+
 #define SHARED(bit, ...) { .shared = (bit), __VA_ARGS__ }
 
 const struct bench_opt bench_shared_opts[] = {
@@ -168,7 +185,8 @@ const struct bench_opt bench_shared_opts[] = {
 	       .fn = opt_policy,
 	       .help = "a policy, repeatable, the first is the baseline: PROFILE,\n"
 		       "PROFILE:choice=value[,...], or a plugin's (tlbgen-bench versions\n"
-		       "lists the profiles and choices)"),
+		       "lists each profile's choices)",
+	       .help_data = profiles_help),
 	SHARED(BENCH_O_POLICY, .name = "profile", .arg = "SPEC", .type = BOPT_FN,
 	       .fn = opt_policy),
 	SHARED(BENCH_O_MODE, .name = "mode", .key = 'm', .arg = "MODE[,MODE]", .type = BOPT_FN,

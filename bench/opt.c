@@ -189,6 +189,8 @@ static void usage_row(FILE *f, const struct bench_opt *o)
 		fprintf(f, " %.*s\n", (int)(nl ? nl - h : (long)strlen(h)), h);
 		h = nl ? nl + 1 : NULL;
 	}
+	if (o->help_data)
+		o->help_data(f, "                           ");
 }
 
 void bench_opt_usage(FILE *f, const struct bench *cmd)
