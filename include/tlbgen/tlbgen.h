@@ -24,4 +24,6 @@
 #include <tlbgen/fault.h>
 #include <tlbgen/machine.h>
 #include <tlbgen/vtime.h>
+#include <tlbgen/decision.h>
+#include <tlbgen/seed.h>
 #endif
