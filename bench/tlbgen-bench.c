@@ -20,6 +20,7 @@ int bench_scale_main(int argc, char **argv);
 int bench_vseed_main(int argc, char **argv);
 int bench_vseed1_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
+int bench_replay_main(int argc, char **argv);
 
 /* seed000 --mode virtual: the virtual-time reproduction (bench/vseed.c). */
 static int seed000_main(int argc, char **argv)
@@ -47,6 +48,7 @@ static const struct bench_cmd cmds[] = {
 	{ "reclaim", "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", bench_reclaim_main },
 	{ "versions", "print docs/versions.md: choices, their commits and releases, profiles per arch", bench_versions_main },
 	{ "scale", "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", bench_scale_main },
+	{ "replay", "a recorded kernel's flush decisions replayed and checked; what-if per profile", bench_replay_main },
 	/* { "name", "summary", bench_name_main }, -- one line per workload */
 	{ NULL, NULL, NULL },
 };
