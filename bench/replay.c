@@ -37,6 +37,7 @@ static void usage(FILE *f)
 "  --mode virtual    in virtual time: adds the CPU time spent flushing\n"
 "  --why [N]         list the first N (default 20) mismatching operations with\n"
 "                    the recorded events around them\n"
+"  --dump            print the rebuilt operations and their recorded decisions\n"
 "Exit: 0 replayed, 1 a replay failed, 2 bad arguments or a trace that cannot\n"
 "be replayed (the reason is printed).\n");
 }
@@ -151,6 +152,8 @@ static int parse(int argc, char **argv, const char **path, const char **profiles
 				*why = atoi(v);
 				i++;
 			}
+		} else if (!strcmp(a, "--dump")) {
+			*why = -1;
 		} else if (a[0] != '-' && !*path) {
 			*path = a;
 		} else {
@@ -184,6 +187,11 @@ int bench_replay_main(int argc, char **argv)
 		return 2;
 	}
 	in = replay_trace_info(t);
+	if (why < 0) {
+		replay_dump(stdout, t);
+		replay_trace_free(t);
+		return 0;
+	}
 	if (!nprof)
 		profiles[nprof++] = in->profile;
 	o.why = why > 0;
@@ -205,8 +213,14 @@ int bench_replay_main(int argc, char **argv)
 
 	struct replay_result *res[MAX_PROFILES] = { NULL };
 
+	bench_meta_param("machine", json_string(o.machine ? o.machine : "recorded"));
+	bench_meta_param("mode", json_string(o.mode == TLBGEN_MODE_VIRTUAL ? "virtual" : "stepped"));
 	for (int i = 0; i < nprof; i++) {
+		char base[64];
+
 		o.profile = profiles[i];
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(profiles[i], ":"), profiles[i]);
+		bench_meta_policy(base, profiles[i]);
 		if (replay_run(t, &o, &res[i])) {
 			ret = 1;
 			continue;

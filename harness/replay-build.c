@@ -222,6 +222,31 @@ static int32_t flush_mm(struct builder *b, const struct task *k, const struct cp
 	return c->loaded >= 0 ? c->loaded : -1;	/* a kernel thread: its lazy mm */
 }
 
+/*
+ * A task runs on a CPU the trace did not switch it to (this recording
+ * machine leaves such switches out, reloads included): switch the model to
+ * it too, with its decisions not compared, since the kernel's were not
+ * recorded.
+ */
+static int hidden_switch(struct builder *b, const struct rev *e, uint32_t ev, struct task *k)
+{
+	struct cpust *c = &b->cs[e->cpu];
+	int64_t s;
+
+	c->cur = k->pid;
+	b->t->info.hidden_switches++;
+	if (k->mm < 0) {
+		s = add_step(b, e, ev, ST_LAZY, -1, 0);
+	} else {
+		s = add_step(b, e, ev, ST_SWITCH, k->mm, 0);
+		c->loaded = k->mm;
+	}
+	if (s < 0)
+		return -ENOMEM;
+	b->t->st[s].unrecorded = 1;
+	return 0;
+}
+
 static int on_switch(struct builder *b, const struct rev *e, uint32_t ev)
 {
 	struct cpust *c = &b->cs[e->cpu];
@@ -229,6 +254,8 @@ static int on_switch(struct builder *b, const struct rev *e, uint32_t ev)
 	int64_t s;
 
 	if (!prev || !next)
+		return -ENOMEM;
+	if (c->cur >= 0 && c->cur != e->a && hidden_switch(b, e, ev, prev))
 		return -ENOMEM;
 	c->await_switch = c->req = c->remote_req = REPLAY_NONE;
 	c->in_local = 0;
@@ -363,6 +390,8 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 	k = task(b, e->pid, false);
 	if (!k)
 		return -ENOMEM;
+	if (c->cur >= 0 && c->cur != e->pid && e->pid && hidden_switch(b, e, ev, k))
+		return -ENOMEM;
 	mm = flush_mm(b, k, c, (int)e->a);
 	if ((e->a == 4 || e->a == 3) && mm >= 0) {
 		long pages = e->c == 0 ? 1 : (long)e->c;
@@ -468,23 +497,58 @@ static void on_csd(struct builder *b, const struct rev *e)
 	}
 }
 
-/* Exec's reload precedes sched_process_exec: mark it (ev.b = 1) first. */
-static void mark_exec_switches(struct replay_trace *t, uint32_t *last_reload)
+/*
+ * Exec's reload precedes sched_process_exec, and the task may be switched
+ * out and back (even to another CPU) between the two: the exec'ing task's
+ * latest reload that no sched_switch explains is its exec_mmap() (ev.b = 1).
+ */
+static int mark_exec_switches(struct replay_trace *t)
 {
+	size_t size = 4096;
+	struct { int32_t pid; uint32_t ev; } *h = calloc(size, sizeof(*h));
+	uint32_t *await = calloc(t->info.nr_cpus, sizeof(*await));
+	int32_t *prev = calloc(t->info.nr_cpus, sizeof(*prev));
+
+	if (!h || !await || !prev) {
+		free(h);
+		free(await);
+		free(prev);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < t->nr_ev; i++) {
 		struct rev *e = &t->ev[i];
+		size_t k;
 
-		if (e->kind == EV_SWITCH)
-			last_reload[e->cpu] = REPLAY_NONE;
-		else if (e->kind == EV_TLB && e->a == 0)
-			last_reload[e->cpu] = (uint32_t)i;
-		else if (e->kind == EV_EXEC && last_reload[e->cpu] != REPLAY_NONE &&
-			 t->ev[last_reload[e->cpu]].pid == e->a) {
-			/* The reload right after a switch is the switch's own. */
-			t->ev[last_reload[e->cpu]].b = 1;
-			last_reload[e->cpu] = REPLAY_NONE;
+		if (e->kind == EV_SWITCH) {
+			await[e->cpu] = 1;
+			prev[e->cpu] = e->a;
+			continue;
+		}
+		if (e->kind == EV_TLB) {
+			bool own = await[e->cpu] && e->a == 0 && e->pid == prev[e->cpu];
+
+			await[e->cpu] = 0;
+			if (own || e->a != 0)
+				continue;
+			/* Remember it under its task (a small table: pids that
+			 * collide just lose the older candidate). */
+			k = ((uint32_t)e->pid * 2654435761u) % size;
+			h[k].pid = e->pid;
+			h[k].ev = (uint32_t)i + 1;
+			continue;
+		}
+		if (e->kind != EV_EXEC)
+			continue;
+		k = ((uint32_t)e->a * 2654435761u) % size;
+		if (h[k].pid == e->a && h[k].ev) {
+			t->ev[h[k].ev - 1].b = 1;
+			h[k].ev = 0;
 		}
 	}
+	free(h);
+	free(await);
+	free(prev);
+	return 0;
 }
 
 /* CPUs idle when the trace begins: lazy on the mm their first user switch
@@ -514,24 +578,22 @@ static void finish_seeds(struct builder *b)
 int replay__build(struct replay_trace *t, char *err, size_t errlen)
 {
 	struct builder b = { .t = t, .poking = -1 };
-	uint32_t *last = NULL;
 	int ret = -ENOMEM;
 
 	b.cs = calloc(t->info.nr_cpus, sizeof(*b.cs));
 	t->seed = calloc(t->info.nr_cpus, sizeof(*t->seed));
-	last = malloc(t->info.nr_cpus * sizeof(*last));
 	b.csd_key = calloc(1024, sizeof(*b.csd_key));
 	b.csd_val = calloc(1024, sizeof(*b.csd_val));
-	if (!b.cs || !t->seed || !last || !b.csd_key || !b.csd_val || rehash(&b))
+	if (!b.cs || !t->seed || !b.csd_key || !b.csd_val || rehash(&b))
 		goto out;
 	for (unsigned int c = 0; c < t->info.nr_cpus; c++) {
 		b.cs[c] = (struct cpust){ .loaded = -2, .await_switch = REPLAY_NONE,
 					  .req = REPLAY_NONE, .remote_req = REPLAY_NONE,
 					  .temp_saved = -2, .cur = -1 };
 		t->seed[c] = (struct rseed){ .mm = -1 };
-		last[c] = REPLAY_NONE;
 	}
-	mark_exec_switches(t, last);
+	if (mark_exec_switches(t))
+		goto out;
 	for (size_t i = 0; i < t->nr_ev; i++)
 		if (t->ev[i].kind == EV_CSD_ENTRY && !t->ev[i].c) {
 			b.have_csd = true;
@@ -576,6 +638,5 @@ out:
 	free(b.users);
 	free(b.csd_key);
 	free(b.csd_val);
-	free(last);
 	return ret;
 }

@@ -61,6 +61,7 @@ struct step {
 	uint16_t cpu;
 	uint8_t kind;
 	uint8_t freed;		/* ST_FLUSH: freed_tables */
+	uint8_t unrecorded;	/* the kernel's decisions here were not traced */
 };
 
 /* An address space of the recorded run. */

@@ -159,6 +159,12 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 				rc[nr++] = x->cpu;
 			}
 		}
+		if (s->unrecorded) {
+			/* Nothing recorded to compare the model's decisions with. */
+			for (; p < nr_pd && pd[p].step == si; p++)
+				;
+			continue;
+		}
 		for (; p < nr_pd && pd[p].step == si; p++) {
 			if (pd[p].cpu < n)
 				res->per_cpu[pd[p].cpu * REPLAY_REASONS + pd[p].reason].replayed++;
@@ -253,5 +259,19 @@ void replay_print_why(FILE *f, const struct replay_result *r, size_t max)
 		fprintf(f, "step %llu cpu %u t=%.6f %s\n  kernel: %s\n  model:  %s\n  around: %s\n",
 			(unsigned long long)m->step, m->cpu, m->t, m->what, m->recorded, m->replayed,
 			m->around);
+	}
+}
+
+void replay_dump(FILE *f, const struct replay_trace *t)
+{
+	for (size_t i = 0; i < t->nr_st; i++) {
+		const struct step *s = &t->st[i];
+
+		fprintf(f, "%zu t=%.6f cpu %u %s mm %d pid %d pages %ld%s:", i, (double)s->ts / 1e9,
+			s->cpu, kind_name[s->kind], s->mm, s->pid, s->pages, s->freed ? " freed" : "");
+		for (uint32_t d = s->dec_first; d != REPLAY_NONE; d = t->dec[d].next)
+			fprintf(f, " %s%u:%ld", t->dec[d].cpu != s->cpu ? "remote " : "",
+				t->dec[d].reason, t->dec[d].pages);
+		fprintf(f, "\n");
 	}
 }

@@ -150,41 +150,95 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 }
 
 /*
- * The kernel's uname, from the file's TRACECMD_OPTION_UNAME (5): libtracecmd
- * keeps it but has no getter. Options follow a section header (16 bytes:
- * id, flags, string id, size) in file version 7, or start at once in 6;
- * each is id (2 bytes), size (4), data; option 0 ends a list.
+ * What libtracecmd keeps but has no getter for, from the file's options:
+ * TRACECMD_OPTION_UNAME (5), the kernel's uname; and, in file version 7,
+ * TRACECMD_OPTION_BUFFER (3), where each CPU's data ends, so that a file
+ * cut short is refused. Version 7 options sit in sections (a 16-byte
+ * header: id, flags, string id, size) chained by the 8-byte offset that
+ * ends each list (option 0); version 6 options start at once. An option is
+ * id (2 bytes), size (4), data.
  */
-static int read_uname(const char *path, struct tracecmd_input *h, char *buf, size_t len)
+struct file_opts {
+	char uname[256];
+	uint64_t end;		/* the file must be at least this long */
+	bool complete;		/* the last list of options was read to its end */
+};
+
+static uint64_t le(const unsigned char *p, int n)
 {
-	unsigned long long off = tracecmd_get_options_offset(h);
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* BUFFER: offset (8), name, clock, page size (4), cpus (4), per CPU id (4),
+ * offset (8), size (8). */
+static void buffer_end(const unsigned char *d, size_t size, struct file_opts *fo)
+{
+	size_t p = 8, n;
+
+	for (int str = 0; str < 2; str++) {
+		while (p < size && d[p])
+			p++;
+		p++;
+	}
+	if (p + 8 > size)
+		return;
+	n = (size_t)le(d + p + 4, 4);
+	p += 8;
+	for (size_t c = 0; c < n && p + 20 <= size; c++, p += 20)
+		if (le(d + p + 4, 8) + le(d + p + 12, 8) > fo->end)
+			fo->end = le(d + p + 4, 8) + le(d + p + 12, 8);
+}
+
+static int read_file_opts(const char *path, struct tracecmd_input *h, struct file_opts *fo)
+{
+	uint64_t off = tracecmd_get_options_offset(h);
 	unsigned long ver = tracecmd_get_in_file_version(h);
-	unsigned char hdr[6];
+	unsigned char hdr[6], *buf = NULL;
 	FILE *f;
 	int ret = -ENOENT;
 
+	memset(fo, 0, sizeof(*fo));
 	if (!off || !(f = fopen(path, "rb")))
 		return -ENOENT;
-	if (fseeko(f, (off_t)off + (ver >= 7 ? 16 : 0), SEEK_SET))
-		goto out;
-	for (int n = 0; n < 64 && fread(hdr, 1, 6, f) == 6; n++) {
-		unsigned int id = hdr[0] | hdr[1] << 8;
-		unsigned int size = hdr[2] | hdr[3] << 8 | (unsigned int)hdr[4] << 16 |
-				    (unsigned int)hdr[5] << 24;
+	for (int sect = 0; sect < 16 && off; sect++) {
+		uint64_t next = 0;
 
-		if (id == 0 || size > (1U << 20))
+		if (fseeko(f, (off_t)off + (ver >= 7 ? 16 : 0), SEEK_SET))
 			break;
-		if (id == 5 && size < len) {
-			if (fread(buf, 1, size, f) == size) {
-				buf[size] = 0;
+		for (int n = 0; n < 256 && fread(hdr, 1, 6, f) == 6; n++) {
+			unsigned int id = (unsigned int)le(hdr, 2), size = (unsigned int)le(hdr + 2, 4);
+			unsigned char *nb;
+
+			if (size > (1U << 20) || !(nb = realloc(buf, size + 1)))
+				break;
+			buf = nb;
+			if (fread(buf, 1, size, f) != size)
+				break;
+			if (id == 0) {
+				next = ver >= 7 && size == 8 ? le(buf, 8) : 0;
+				fo->complete = !next;
+				if (next || ver < 7)
+					fo->end = fo->end > (uint64_t)ftello(f) ? fo->end :
+										 (uint64_t)ftello(f);
+				break;
+			}
+			if (id == 5 && size < sizeof(fo->uname)) {
+				memcpy(fo->uname, buf, size);
+				fo->uname[size] = 0;
 				ret = 0;
 			}
-			break;
+			if (id == 3 && ver >= 7)
+				buffer_end(buf, size, fo);
+			if ((uint64_t)ftello(f) > fo->end)
+				fo->end = (uint64_t)ftello(f);
 		}
-		if (fseeko(f, size, SEEK_CUR))
-			break;
+		off = next;
 	}
-out:
+	free(buf);
 	fclose(f);
 	return ret;
 }
@@ -337,7 +391,9 @@ static int check_events(struct replay_trace *t, struct reader *r, char *err, siz
 int replay__read(struct replay_trace *t, const char *path, char *err, size_t errlen)
 {
 	struct replay_info *in = &t->info;
-	char file[4096], dir[4096], uname[256];
+	char file[4096], dir[4096];
+	struct file_opts fo;
+	struct stat fsb;
 	struct tracecmd_input *h;
 	struct reader r = { .t = t, .defs = evdefs, .nr_defs = sizeof(evdefs) / sizeof(evdefs[0]) };
 	struct stat sb;
@@ -364,11 +420,16 @@ int replay__read(struct replay_trace *t, const char *path, char *err, size_t err
 		return ERR("%s: not a trace-cmd trace.dat file, or a truncated one", file);
 	r.tep = tracecmd_get_tep(h);
 	in->nr_cpus = (unsigned int)tep_get_cpus(r.tep);
-	if (read_uname(file, h, uname, sizeof(uname))) {
+	if (read_file_opts(file, h, &fo)) {
 		ret = ERR("%s: the file names no kernel (no uname option)", file);
 		goto out;
 	}
-	ret = parse_uname(in, uname, err, errlen);
+	if (!fo.complete || stat(file, &fsb) || (uint64_t)fsb.st_size < fo.end) {
+		ret = ERR("%s: truncated: the file ends before its data does (%llu bytes)",
+			  file, (unsigned long long)fo.end);
+		goto out;
+	}
+	ret = parse_uname(in, fo.uname, err, errlen);
 	if (!ret)
 		ret = parse_version(in, err, errlen);
 	if (ret)

@@ -45,6 +45,7 @@ struct replay_info {
 	uint64_t steps;			/* operations rebuilt from them */
 	uint64_t decisions;		/* tlb_flush events */
 	uint64_t lost;			/* events the kernel dropped (0 to replay) */
+	uint64_t hidden_switches;	/* tasks found running with no switch to them */
 	double seconds;			/* span of the trace */
 	char profile[48];		/* the newest profile <= the kernel version */
 	char warnings[1024];		/* what was inferred, one line each */
@@ -132,6 +133,9 @@ struct replay_result {
 int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	       struct replay_result **out);
 void replay_result_free(struct replay_result *r);
+
+/* Print every rebuilt operation of `t` and its recorded decisions (debugging). */
+void replay_dump(FILE *f, const struct replay_trace *t);
 
 /* Print the mismatches of `r` (at most `max`) to `f`. */
 void replay_print_why(FILE *f, const struct replay_result *r, size_t max);
