@@ -175,7 +175,7 @@ static int64_t add_step(struct builder *b, const struct rev *e, uint32_t ev, enu
 	if (replay__grow((void **)&t->st, &t->cap_st, t->nr_st, sizeof(*t->st)))
 		return -ENOMEM;
 	t->st[t->nr_st] = (struct step){ .ts = e->ts, .ev = ev, .cpu = e->cpu, .kind = (uint8_t)kind,
-					 .mm = mm, .pid = e->pid, .pages = pages,
+					 .mm = mm, .pid = e->pid, .pages = pages, .stride = 12,
 					 .dec_first = REPLAY_NONE, .dec_last = REPLAY_NONE };
 	return (int64_t)t->nr_st++;
 }
@@ -372,6 +372,19 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 			 * another mm: only a freed-tables flush runs it there. */
 			if (e->a == 0 || e->a == 5)
 				q->freed = 1;
+			/* No mm: arch_tlbbatch_flush() of a batched unmap. */
+			if (e->a == 2)
+				q->batch = 1;
+			/* Fewer strides than pages: a huge-page range
+			 * (nr_invalidate is in stride units). */
+			if (e->a == 3 && e->c > 0 && q->pages > e->c) {
+				long ratio = q->pages / (long)e->c;
+
+				while (ratio > 1 && q->stride < 30) {
+					ratio >>= 1;
+					q->stride++;
+				}
+			}
 			if (e->a == 0)
 				c->loaded = -1;
 			return attach(b, rq, e, ev);
@@ -393,12 +406,14 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 	if (c->cur >= 0 && c->cur != e->pid && e->pid && hidden_switch(b, e, ev, k))
 		return -ENOMEM;
 	mm = flush_mm(b, k, c, (int)e->a);
-	if ((e->a == 4 || e->a == 3) && mm >= 0) {
+	if ((e->a == 4 || e->a == 3 || e->a == 2) && mm >= 0) {
 		long pages = e->c == 0 ? 1 : (long)e->c;
 
 		s = add_step(b, e, ev, ST_FLUSH, mm, pages);
 		if (s < 0)
 			return -ENOMEM;
+		/* A lone reason 2: a batch flushed on its only CPU. */
+		b->t->st[s].batch = e->a == 2;
 		if (e->a == 4) {
 			c->req = (uint32_t)s;
 			if (!b->t->mm[mm].first_remote && b->t->mm[mm].preexisting)
@@ -408,8 +423,8 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 		}
 		return attach(b, (uint32_t)s, e, ev);
 	}
-	/* A batch (reason 2), a remote decision without its csd, a request of
-	 * no known mm: recorded, not replayed. */
+	/* A remote decision without its csd, a request of no known mm:
+	 * recorded, not replayed. */
 	s = add_step(b, e, ev, ST_ORPHAN, -1, 0);
 	return s < 0 ? -ENOMEM : attach(b, (uint32_t)s, e, ev);
 }

@@ -62,6 +62,8 @@ struct step {
 	uint8_t kind;
 	uint8_t freed;		/* ST_FLUSH: freed_tables */
 	uint8_t unrecorded;	/* the kernel's decisions here were not traced */
+	uint8_t stride;		/* ST_FLUSH: stride_shift (12, or 21 for huge pages) */
+	uint8_t batch;		/* ST_FLUSH: arch_tlbbatch_flush() (mm NULL) */
 };
 
 /* An address space of the recorded run. */

@@ -11,7 +11,9 @@
 
 #include "replay-internal.h"
 
-#define MM_PAGES	64	/* ranges past the ceiling (33) trace as TLB_FLUSH_ALL */
+/* Ranges past the ceiling (33 strides) trace as TLB_FLUSH_ALL; 1024 pages
+ * hold one 2 MiB stride and a page, the largest partial range seen. */
+#define MM_PAGES	1024
 
 /* The newest built-in "vX.Y" profile at or below the kernel's version. */
 static void pick_profile(struct replay_info *in)
@@ -133,6 +135,7 @@ struct run {
 	const struct replay_trace *t;
 	struct tlbgen_system *sys;
 	struct tlbgen_mm **mm;		/* [nr_mm], NULL until used or after destruction */
+	struct tlbgen_tlbbatch *batch;	/* arch_tlbbatch_flush() requests */
 	uint8_t *dead;			/* [nr_mm] exit_mmap() done: destroy when free */
 	uint32_t *cur;			/* [nr_cpus] step each CPU is at */
 	struct pdec *pd;
@@ -208,13 +211,22 @@ static void do_step(struct run *r, const struct step *s)
 		if (!mm)
 			break;
 		r->flushes++;
-		if (s->pages < 0 || s->pages > MM_PAGES)
+		if (s->batch) {
+			/* Reclaim batched it earlier (arch_tlbbatch_add_pending(),
+			 * untraced): add the mm now and flush the batch. */
+			if (!r->batch && tlbgen_tlbbatch__create(r->sys, &r->batch))
+				r->err = -ENOMEM;
+			else if (!tlbgen_arch_tlbbatch_add_pending(r->sys, c, r->batch, mm, 0,
+								   TLBGEN_PAGE_SIZE))
+				tlbgen_arch_tlbbatch_flush(r->sys, c, r->batch);
+		} else if (s->pages < 0 || s->pages > MM_PAGES) {
 			tlbgen_flush_tlb_mm_range(r->sys, c, mm, 0, TLBGEN_TLB_FLUSH_ALL,
 						  TLBGEN_PAGE_SHIFT, s->freed);
-		else
+		} else {
 			tlbgen_flush_tlb_mm_range(r->sys, c, mm, 0,
 						  (unsigned long)s->pages << TLBGEN_PAGE_SHIFT,
-						  TLBGEN_PAGE_SHIFT, s->freed);
+						  s->stride, s->freed);
+		}
 		break;
 	case ST_MM_DEAD:
 		if (s->mm >= 0)
@@ -408,6 +420,8 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 out:
+	if (r.batch)
+		tlbgen_tlbbatch__destroy(r.batch);
 	if (r.sys) {
 		tlbgen_system__set_decision_hook(r.sys, NULL);
 		tlbgen_system__destroy(r.sys);
