@@ -139,7 +139,8 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 	res->per_cpu = calloc((size_t)n * REPLAY_REASONS, sizeof(*res->per_cpu));
 	if (!res->per_cpu)
 		return -ENOMEM;
-	qsort(pd, nr_pd, sizeof(*pd), cmp_pd);
+	if (nr_pd)
+		qsort(pd, nr_pd, sizeof(*pd), cmp_pd);
 	for (size_t si = 0; si < t->nr_st; si++) {
 		const struct step *s = &t->st[si];
 		uint8_t rr[MAXL], pr[MAXL];
@@ -247,7 +248,8 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		den += res->total[r].recorded + res->total[r].replayed - res->total[r].matched;
 	}
 	res->agreement = den ? (double)num / (double)den : 1.0;
-	qsort(res->classes, res->nr_classes, sizeof(*res->classes), cmp_class);
+	if (res->nr_classes)
+		qsort(res->classes, res->nr_classes, sizeof(*res->classes), cmp_class);
 	return 0;
 }
 
