@@ -13,9 +13,13 @@ build_dir=${TLBGEN_BUILD_DIR:-$root/build}
 # libclang-rt-14-dev is only a Recommends of clang on Debian 12, and we install
 # without recommends: it carries libFuzzer and clang's sanitizer runtimes.
 # libjansson-dev: tlbgen-bench's results.json/meta.json; parallel: the sweep
-# test; help2man: the tlbgen-bench man page.
+# test; help2man: the tlbgen-bench man page. libtracecmd-dev, libtraceevent-dev
+# and libtracefs-dev (which libtracecmd's pkg-config file requires): replay
+# reads trace.dat; trace-cmd: tlbgen-trace records; stress-ng: a workload to
+# record (docs/replay.md).
 PKGS=(build-essential meson ninja-build pkg-config liburcu-dev libnuma-dev libcmocka-dev
-      clang libclang-rt-14-dev gnuplot-nox libjansson-dev parallel help2man)
+      clang libclang-rt-14-dev gnuplot-nox libjansson-dev parallel help2man
+      libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd stress-ng)
 
 ensure_packages() {
 	local missing=()

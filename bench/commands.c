@@ -23,6 +23,7 @@ int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
 int bench_scale_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
+int bench_replay_main(int argc, char **argv);
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -63,6 +64,8 @@ LEGACY(scale, bench_scale_main,
        "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", false);
 LEGACY(versions, bench_versions_main,
        "print docs/versions.md: choices, their commits and releases, profiles per arch", false);
+LEGACY(replay, bench_replay_main,
+       "a recorded kernel's flush decisions replayed and checked; what-if per profile", false);
 LEGACY(compare, bench_cmp_dirs_main,
        "compare results directories: change, 95% CI, Welch's p per metric", true);
 LEGACY(sweep, bench_sweep_main,
@@ -73,7 +76,7 @@ const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
 	&bench_page_fault3, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
 	&bench_tlbie, &bench_transport, &bench_scale, &bench_explore, &bench_soak,
-	&bench_versions, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
+	&bench_versions, &bench_replay, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
 	NULL,
 };
 

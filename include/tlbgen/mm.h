@@ -26,23 +26,18 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
 				 struct tlbgen_mm **out);
 
 /*
- * tlbgen_mm__destroy - free an mm.
- * Errors: -EINVAL (NULL), -EBUSY when a CPU still has it loaded (lazily or
- * not), still has it in mm_cpumask, or a flush of it is in flight.
+ * tlbgen_mm__destroy - free an mm, as __mmdrop() frees one.
+ * Errors: -EINVAL (NULL, init_mm), -EBUSY when a CPU still has it loaded
+ * (lazily or not: a kernel thread or idle that ran on it keeps a
+ * reference until it switches away; tlbgen_leave_mm() or a switch_mm()
+ * releases it) or a flush of it is in flight.
+ * Bits that linger in mm_cpumask after their CPUs switched away (under a
+ * lazy mm_cpumask, mm_cpumask=lazy: v6.14, latest, until a flush trims
+ * them) do not block it: the kernel frees an mm with them set. So a long
+ * run that creates and destroys mms leaks none. Destruction frees the
+ * global ASID (mm_free_global_asid(), reusable after the next ASID-space
+ * wrap).
  * Must not race with other operations on the same mm.
- * Under a lazy mm_cpumask (mm_cpumask=lazy: v6.14, latest) a CPU that
- * switched away stays in mm_cpumask until a flush trims it, so -EBUSY
- * follows even when no CPU runs the mm. To drain it: let HZ jiffies pass
- * (stepped: tlbgen_clock_advance(sys, hz)), flush the mm once from any CPU
- * (tlbgen_flush_tlb_mm(); should_trim_cpumask() then sends the CPUs that
- * left an IPI and their flush_tlb_func() clears their bits), let the IPIs
- * run (stepped: tlbgen_run_until_idle()), then destroy. Without trimming
- * (trim_cpumask=none) but with wrong_mm=remote-clear or all-clear, the
- * flush's IPIs clear the bits of CPUs that run another mm; the initiator
- * sends itself none, so flush once more from a second CPU. An mm with a
- * global ASID (INVLPGB) is flushed without IPIs, which trim nothing: its
- * mm_cpumask bits do not block destruction. Destruction frees the global
- * ASID (mm_free_global_asid(), reusable after the next ASID-space wrap).
  */
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm);
 

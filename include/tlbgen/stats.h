@@ -59,7 +59,9 @@ enum tlbgen_stat {
 	TLBGEN_STAT_TLBSYNC,		/* TLBSYNC waits for this CPU's INVLPGBs */
 	TLBGEN_STAT_IPI_AVOIDED,	/* a broadcast flush: CPUs besides the initiator in
 					 * mm_cpumask, the targets flush_tlb_multi() would
-					 * have been given (kernel range: every other CPU) */
+					 * have been given (kernel range: every other CPU);
+					 * and the other CPUs a hypervisor flushed
+					 * (pv_flush_tlb_multi=hyperv or pvm) */
 	TLBGEN_STAT_GLOBAL_ASID_ASSIGNED,/* use_global_asid() gave an mm a global ASID */
 	TLBGEN_STAT_NR
 };

@@ -25,4 +25,6 @@
 #include <tlbgen/machine.h>
 #include <tlbgen/vtime.h>
 #include <tlbgen/workload.h>
+#include <tlbgen/decision.h>
+#include <tlbgen/seed.h>
 #endif

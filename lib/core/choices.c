@@ -125,7 +125,9 @@ static const struct tlbgen_choice_value cond_eval_v[] = {
 	V("pre-pass", IPI_COND_PRE_PASS, "6035152d8eeb", "v5.13"), END };
 static const struct tlbgen_choice_value pv_flush_v[] = {
 	V("native", PV_FLUSH_NATIVE, OLD),
-	V("kvm", PV_FLUSH_KVM, OLD), END };
+	V("kvm", PV_FLUSH_KVM, OLD),
+	V("hyperv", PV_FLUSH_HYPERV, "2ffd9e33ce4a", "v4.14"),
+	V("pvm", PV_FLUSH_PVM, NOT_MAINLINE), END };
 static const struct tlbgen_choice_value invlpgb_v[] = {
 	V("off", INVLPGB_OFF, OLD),
 	/* With 72a920eacd8a, d504d1247e36, be88a1dd6112, c9826613a9cb before it. */
@@ -179,7 +181,11 @@ static const struct tlbgen_choice choices[] = {
 	E("pv_flush_tlb_multi", pv_flush, pv_flush_v, "x86",
 	  "flush_tlb_multi on bare metal (native) or in a KVM guest (kvm_flush_tlb_multi(): a "
 	  "preempted vCPU gets KVM_VCPU_FLUSH_TLB instead of an IPI, and the host flushes its "
-	  "TLB when it runs it again; tlbgen_vcpu__preempt()/__resume())"),
+	  "TLB when it runs it again; tlbgen_vcpu__preempt()/__resume()), a Hyper-V guest "
+	  "(hyperv: one hypercall flushes every CPU of the mask, lazy ones skipped; no "
+	  "flush_tlb_func() anywhere) or a PVM guest (pvm: the initiator's own flush_tlb_func() "
+	  "as native, the other CPUs by hypercall); a hypervisor's flush leaves the targets' "
+	  "generations and mm_cpumask bits as they were"),
 	E("batch_arch", batch_arch, batch_arch_v, "all",
 	  "the architecture whose batched-unmap hooks and page flush the rmap uses: x86 (tlb_gen "
 	  "+ cpumask), arm64 (TLBI now, DSB at flush), riscv; its own choices below say whether "

@@ -68,6 +68,8 @@ enum tlbgen_ipi_cond_eval {	/* when native_flush_tlb_multi() evaluates the IPI c
 enum tlbgen_pv_flush {	/* pv_ops.mmu.flush_tlb_multi */
 	PV_FLUSH_NATIVE = 0,	/* native_flush_tlb_multi(): bare metal */
 	PV_FLUSH_KVM,		/* kvm_flush_tlb_multi(): a KVM guest with PV TLB flush */
+	PV_FLUSH_HYPERV,	/* hyperv_flush_tlb_multi(): the host flushes the targets */
+	PV_FLUSH_PVM,		/* the PVM guest's: native locally, the host remotely */
 };
 enum tlbgen_ceiling_place {
 	CEILING_IN_FLUSH_TLB_MM_RANGE = 0,	/* before 4a02ed8e1cc3 */

@@ -411,6 +411,8 @@ struct tlbgen_system {
 	bool invlpgb;				/* X86_FEATURE_INVLPGB (system opts) */
 	bool no_pcid;				/* !X86_FEATURE_PCID (system opts) */
 	struct tlbgen_global_asids gasid;	/* with invlpgb */
+	struct tlbgen_decision_ops decision;	/* tlbgen/decision.h */
+	bool deciding;				/* decision.decision is set */
 };
 
 static inline struct tlbgen_cpu *tlbgen__cpu(const struct tlbgen_system *sys, unsigned int cpu)

@@ -94,7 +94,6 @@ TLBGEN_API int tlbgen_mm__create(struct tlbgen_system *sys, unsigned long nr_pag
 TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 {
 	struct tlbgen_system *sys;
-	bool global;
 
 	if (!tlbgen__mm_ok(mm))
 		return -EINVAL;
@@ -103,13 +102,17 @@ TLBGEN_API int tlbgen_mm__destroy(struct tlbgen_mm *mm)
 		return -EINVAL;
 	if (tlbgen__peek_mm_pins(mm))
 		return -EBUSY;
-	/* Broadcast flushes (4afeb0ed1753) never trim mm_cpumask. */
-	global = atomic_load(&mm->context.global_asid) != 0;
+	/*
+	 * A CPU that still has it loaded, lazily or not, holds a reference
+	 * (mmdrop_lazy_tlb() when it switches away). Bits of CPUs that left
+	 * it under a lazy mm_cpumask (209954cbc7d0) hold nothing: the kernel
+	 * frees an mm with them set, and the ctx_id their ASID slots keep is
+	 * never handed out again.
+	 */
 	for (unsigned int cpu = 0; cpu < sys->nr_cpus; cpu++) {
 		/* A flush of mm in flight: found through the initiator's own
 		 * flush_tlb_info, so flushing needs no shared counter. */
 		if (tlbgen__peek_loaded_mm(sys, cpu) == mm ||
-		    (cpumask_test_cpu(cpu, mm->cpu_bitmap) && !global) ||
 		    tlbgen__peek_flush_mm(sys, cpu) == mm)
 			return -EBUSY;
 	}

@@ -59,7 +59,9 @@ void tlbgen__simtlb_free(struct tlbgen_system *sys, unsigned int cpu)
 
 static bool tlb_locking(const struct tlbgen_system *sys)
 {
-	return sys->invlpgb && sys->mode == TLBGEN_MODE_THREADED;
+	/* A TLBSYNC or a hypervisor's flush edits other CPUs' TLBs. */
+	return (sys->invlpgb || sys->profile.pv_flush >= PV_FLUSH_HYPERV) &&
+	       sys->mode == TLBGEN_MODE_THREADED;
 }
 
 /* Held with IRQs off (a signal IPI's flush takes its own TLB's lock). */

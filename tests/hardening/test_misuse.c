@@ -32,7 +32,7 @@
 struct fx {
 	struct tlbgen_system *a, *b;
 	struct tlbgen_mm *mm1;	/* loaded on cpu 0 and 1 */
-	struct tlbgen_mm *mm2;	/* not loaded, cpu 3 still in its cpumask (lazy mask) */
+	struct tlbgen_mm *mm2;	/* cpu 3 has it loaded lazily (a kernel thread runs there) */
 	struct tlbgen_mm *mmb;	/* of system B */
 	struct tlbgen_tlbbatch *batch, *batchb;
 	struct tlbgen_unmap_batch *ubc, *ubcb;
@@ -138,9 +138,9 @@ static int setup(void **state)
 	assert_int_equal(tlbgen_tlbbatch__create(F.b, &F.batchb), 0);
 	assert_int_equal(tlbgen_unmap_batch__create(F.a, &F.ubc), 0);
 	assert_int_equal(tlbgen_unmap_batch__create(F.b, &F.ubcb), 0);
-	/* mm2: cpu 3 runs it, then leaves; with mm_cpumask=lazy it stays set. */
+	/* mm2: cpu 3 runs it, then a kernel thread, on it lazily. */
 	assert_int_equal(tlbgen_switch_mm(F.a, 3, F.mm2), 0);
-	assert_int_equal(tlbgen_switch_mm(F.a, 3, NULL), 0);
+	assert_int_equal(tlbgen_enter_lazy_tlb(F.a, 3), 0);
 	assert_int_equal(tlbgen_mm__cpumask_test(F.mm2, 3), 1);
 	/* mm1 on cpus 0, 1 (and 2, which then flushes it). */
 	assert_int_equal(tlbgen_switch_mm(F.a, 0, F.mm1), 0);
@@ -279,7 +279,7 @@ static void test_mm_tlb(void **state)
 	assert_ptr_equal(m, (struct tlbgen_mm *)&F);
 	ERR(EINVAL, tlbgen_mm__destroy(NULL));
 	ERR(EBUSY, tlbgen_mm__destroy(F.mm1));	/* loaded on cpus 0, 1, flush in flight */
-	ERR(EBUSY, tlbgen_mm__destroy(F.mm2));	/* cpu 3 still in its cpumask */
+	ERR(EBUSY, tlbgen_mm__destroy(F.mm2));	/* cpu 3 still has it loaded, lazily */
 	ZERO(tlbgen_mm__ctx_id(NULL));
 	ERR(EINVAL, tlbgen_mm__tlb_gen(NULL, &v));
 	ERR(EINVAL, tlbgen_mm__tlb_gen(F.mm1, NULL));

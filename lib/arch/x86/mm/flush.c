@@ -11,6 +11,7 @@
 
 #include "../../../core/access.h"
 #include "../../../core/check.h"
+#include "../../../core/decision.h"
 #include "../../../observers/oracle.h"
 #include "../../../observers/simtlb.h"
 #include "tlb.h"
@@ -97,6 +98,14 @@ static const atomic_ulong *kvm_flush_tlb_multi_mask(struct tlbgen_system *sys, u
 void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 			     const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info)
 {
+	/* native_flush_tlb_multi()'s trace_tlb_flush(TLB_REMOTE_SEND_IPI, ...). */
+	tlbgen__decision(sys, cpu, TLBGEN_TLB_REMOTE_SEND_IPI,
+			 info->end == TLBGEN_TLB_FLUSH_ALL ? TLBGEN_DECISION_ALL :
+			 (info->end - info->start) >> TLBGEN_PAGE_SHIFT, info->mm, cpu);
+	if (sys->profile.pv_flush >= PV_FLUSH_HYPERV) {
+		tlbgen__hv_flush_tlb_multi(sys, cpu, cpumask, info);
+		return;
+	}
 	if (sys->profile.pv_flush == PV_FLUSH_KVM)
 		cpumask = kvm_flush_tlb_multi_mask(sys, cpu, cpumask, info->mm);
 	/* be88a1dd6112: while CPUs may be on the old ASID, everyone in the mask. */

@@ -20,6 +20,7 @@
 
 #include "../../../core/access.h"
 #include "../../../core/check.h"
+#include "../../../core/decision.h"
 #include "../../../core/irqflags.h"
 #include "../../../observers/simtlb.h"
 #include "tlb.h"
@@ -182,6 +183,9 @@ reload_tlb:
 		tlbgen__count(sys, cpu, next, TLBGEN_STAT_SWITCH_MM_FLUSH);
 		tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_SWITCH, 0);
 	}
+	/* trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, need_flush ? TLB_FLUSH_ALL : 0). */
+	tlbgen__decision(sys, cpu, TLBGEN_TLB_FLUSH_ON_TASK_SWITCH,
+			 need_flush ? TLBGEN_DECISION_ALL : 0, next, cpu);
 
 	/* Make sure we write CR3 before loaded_mm. */
 	barrier();

@@ -40,6 +40,10 @@ struct tlbgen_flush_tlb_info *tlbgen__get_flush_tlb_info(struct tlbgen_system *s
 void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 			     const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info);
 
+/* ../hyperv/mmu.c: flush_tlb_multi() by hypercall (pv_flush_tlb_multi=hyperv|pvm). */
+void tlbgen__hv_flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
+				const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info);
+
 /* global_asid.c (4afeb0ed1753 and its series). */
 int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigned int count_max);
 void tlbgen__global_asid_destroy(struct tlbgen_system *sys);

@@ -11,6 +11,7 @@
 #include "../../../base/kallsyms.h"
 #include "../../../base/printk.h"
 #include "../../../core/access.h"
+#include "../../../core/decision.h"
 #include "../../../observers/simtlb.h"
 #include "tlb.h"
 
@@ -138,6 +139,21 @@ static void tlbgen__flush_partial(struct tlbgen_system *sys, unsigned int cpu,
 }
 
 /*
+ * The one tracepoint of flush_tlb_func(), at its "done:" label: remote,
+ * local without an mm (a batch) or local for an mm; pages as nr_invalidate,
+ * (end - start) >> stride_shift for a partial flush.
+ */
+static void flush_func_decision(struct tlbgen_system *sys, unsigned int cpu,
+				const struct tlbgen_flush_tlb_info *f, bool local,
+				unsigned long pages)
+{
+	tlbgen__decision(sys, cpu, !local ? TLBGEN_TLB_REMOTE_SHOOTDOWN :
+				   !f->mm ? TLBGEN_TLB_LOCAL_SHOOTDOWN :
+					    TLBGEN_TLB_LOCAL_MM_SHOOTDOWN,
+			 pages, f->mm, f->initiating_cpu);
+}
+
+/*
  * flush_tlb_func(): runs with IRQs off on each target (and on the initiator
  * when it is in the mask). Check order, as in arch/x86/mm/tlb.c since
  * aa44284960: wrong mm -> init_mm -> global ASID (be88a1dd6112, v6.15) ->
@@ -172,6 +188,8 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		if (p->wrong_mm != WRONG_MM_REMOTE)
 			tlbgen__mm_cpumask_clear(sys, cpu, f->mm);
 		tlbgen__row_count(row, TLBGEN_STAT_FLUSH_FUNC_WRONG_MM);
+		tlbgen__decision(sys, cpu, TLBGEN_TLB_REMOTE_WRONG_CPU, 0, f->mm,
+				 f->initiating_cpu);
 		return;
 	}
 
@@ -225,9 +243,12 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		return;
 	case TLBGEN_VERDICT_UP_TO_DATE:
 		tlbgen__row_count(row, TLBGEN_STAT_UP_TO_DATE);
+		/* "goto done": traced with nothing invalidated. */
+		flush_func_decision(sys, cpu, f, local, 0);
 		return;
 	case TLBGEN_VERDICT_PARTIAL:
 		tlbgen__flush_partial(sys, cpu, row, asid, f);
+		flush_func_decision(sys, cpu, f, local, (f->end - f->start) >> f->stride_shift);
 		break;
 	case TLBGEN_VERDICT_FULL:
 	default:
@@ -235,6 +256,7 @@ void tlbgen__flush_tlb_func(struct tlbgen_system *sys, unsigned int cpu, void *i
 		tlbgen__tlb_flush_asid(sys, cpu, asid);
 		tlbgen__row_count(row, TLBGEN_STAT_FULL_FLUSH);
 		tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_FULL, 0);
+		flush_func_decision(sys, cpu, f, local, TLBGEN_DECISION_ALL);
 		break;
 	}
 	/* Both paths above update our state to mm_tlb_gen. */

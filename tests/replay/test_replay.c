@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/replay/test_replay.c - the committed recordings (this project's
+ * PVM guest, Linux 6.18, recorded by bench/tlbgen-trace; README in this
+ * directory) replayed through harness/replay.c: the recording kernel's
+ * profile is picked from the trace's version, the model agrees with the
+ * kernel's decisions, and bad input is refused with its reason.
+ *
+ * argv[1]: this directory (the fixtures).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <replay.h>
+
+static const char *fixtures;
+
+static struct replay_trace *open_fixture(const char *name)
+{
+	char path[4096], err[1024];
+	struct replay_trace *t = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", fixtures, name);
+	if (replay_trace_open(path, &t, err, sizeof(err)))
+		fail_msg("%s: %s", path, err);
+	return t;
+}
+
+static struct replay_result *run(const struct replay_trace *t, const char *profile,
+				 const char *machine, enum tlbgen_mode mode)
+{
+	struct replay_opts o = { .sz = sizeof(o), .profile = profile, .machine = machine,
+				 .mode = mode };
+	struct replay_result *r = NULL;
+
+	assert_int_equal(replay_run(t, &o, &r), 0);
+	assert_non_null(r);
+	return r;
+}
+
+static double reason_agreement(const struct replay_result *r, int reason)
+{
+	const struct replay_counts *x = &r->total[reason];
+	uint64_t den = x->recorded + x->replayed - x->matched;
+
+	return den ? (double)x->matched / (double)den : 1.0;
+}
+
+/* What the snapshot says, and the profile the version picks. */
+static void test_info(void **state)
+{
+	struct replay_trace *t = open_fixture("tlbflush-1t-sleep");
+	const struct replay_info *in = replay_trace_info(t);
+
+	(void)state;
+	assert_string_equal(in->profile, "v6.18");	/* 6.18.44: the newest <= it */
+	assert_int_equal(in->nr_cpus, 2);
+	assert_false(in->pcid);
+	assert_string_equal(in->pv_flush, "pvm");
+	assert_int_equal(in->hz, 250);
+	assert_true(in->snapshot);
+	assert_true(in->events > 1000);
+	assert_int_equal(in->lost, 0);
+	replay_trace_free(t);
+}
+
+/*
+ * Under the recording kernel's profile and machine: every recorded decision
+ * is counted once, and they agree. Thresholds: the done-when's 0.97 per
+ * trace; two threads flushing one mm (tlbflush-2t) lose some partial/full
+ * decisions in stepped mode, where another CPU's untraced inc_mm_tlb_gen()
+ * cannot land inside a flush; virtual time interleaves them.
+ */
+static void check_fixture(const char *name, double stepped_min, double virtual_min)
+{
+	struct replay_trace *t = open_fixture(name);
+	const struct replay_info *in = replay_trace_info(t);
+	struct replay_result *r = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
+	struct replay_result *v = run(t, NULL, NULL, TLBGEN_MODE_VIRTUAL);
+	uint64_t recorded = 0;
+
+	for (int k = 0; k < REPLAY_REASONS; k++)
+		recorded += r->total[k].recorded;
+	assert_int_equal(recorded, in->decisions);
+	print_message("%s: stepped %.4f virtual %.4f (reason 0 %.4f, 3 %.4f, 4 %.4f)\n", name,
+		      r->agreement, v->agreement, reason_agreement(r, 0), reason_agreement(r, 3),
+		      reason_agreement(r, 4));
+	if (r->agreement < stepped_min || v->agreement < virtual_min)
+		fail_msg("%s: agreement %.4f stepped, %.4f virtual", name, r->agreement,
+			 v->agreement);
+	/* A flush_tlb_multi() is always one: the mask is the model's own. */
+	assert_true(reason_agreement(r, 4) >= 0.999);
+	/* This guest flushes other CPUs by hypercall: no IPI, no remote flush_tlb_func(). */
+	assert_int_equal(r->ipis, 0);
+	assert_int_equal(r->remote_flush_funcs, 0);
+	assert_int_equal(r->total[1].recorded, 0);
+	assert_int_equal(r->warns, 0);
+	assert_true(v->flush_cpu_us > 0);
+	replay_result_free(r);
+	replay_result_free(v);
+	replay_trace_free(t);
+}
+
+static void test_fork_exec(void **state)
+{
+	(void)state;
+	check_fixture("fork-exec", 0.99, 0.99);
+}
+
+static void test_1t_sleep(void **state)
+{
+	(void)state;
+	check_fixture("tlbflush-1t-sleep", 0.99, 0.99);
+}
+
+static void test_2t(void **state)
+{
+	(void)state;
+	check_fixture("tlbflush-2t", 0.95, 0.97);
+}
+
+/*
+ * What if: the same work on a machine with PCID and native IPIs. The other
+ * thread runs the mm (2t), so flushes IPI it and its flush_tlb_func() runs;
+ * PCID keeps ASIDs across switches, so fewer switches flush.
+ */
+static void test_what_if(void **state)
+{
+	struct replay_trace *t = open_fixture("tlbflush-2t");
+	struct replay_result *rec = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
+	struct replay_result *nat = run(t, "v6.18", "pcid,native", TLBGEN_MODE_STEPPED);
+	struct replay_result *again = run(t, "v6.18", "pcid,native", TLBGEN_MODE_STEPPED);
+	struct replay_result *old = run(t, "v5.17", NULL, TLBGEN_MODE_STEPPED);
+
+	(void)state;
+	assert_int_equal(rec->flush_requests, nat->flush_requests);
+	assert_true(rec->hypercall_targets > 0);
+	assert_int_equal(nat->hypercall_targets, 0);
+	assert_true(nat->ipis > 0);
+	assert_int_equal(nat->remote_flush_funcs, nat->ipis);	/* one callback per IPI */
+	assert_true(nat->switch_flushes < rec->switch_flushes);
+	assert_string_equal(nat->machine, "pcid,native");
+	/* Deterministic. */
+	assert_int_equal(again->ipis, nat->ipis);
+	assert_memory_equal(again->total, nat->total, sizeof(nat->total));
+	/* v5.17 clears mm_cpumask at switch-out: its flushes stay local more
+	 * often than this 6.18 kernel's, which never trims a remote bit here. */
+	assert_true(old->total[4].replayed < rec->total[4].replayed);
+	assert_true(old->agreement < rec->agreement);
+	replay_result_free(rec);
+	replay_result_free(nat);
+	replay_result_free(again);
+	replay_result_free(old);
+	replay_trace_free(t);
+}
+
+/* Bad machine words and profiles are refused; nothing is replayed. */
+static void test_bad_opts(void **state)
+{
+	struct replay_trace *t = open_fixture("fork-exec");
+	struct replay_opts o = { .sz = sizeof(o), .machine = "skylake-56" };
+	struct replay_result *r = NULL;
+
+	(void)state;
+	assert_int_equal(replay_run(t, &o, &r), -EINVAL);	/* a cost model needs virtual */
+	o.machine = "pcid,warp-drive";
+	o.mode = TLBGEN_MODE_VIRTUAL;
+	assert_int_equal(replay_run(t, &o, &r), -ENOENT);	/* not a machine model */
+	o.machine = NULL;
+	o.profile = "v9.99-nonexistent";
+	assert_int_equal(replay_run(t, &o, &r), -ENOENT);
+	o.profile = NULL;
+	o.mode = TLBGEN_MODE_THREADED;
+	assert_int_equal(replay_run(t, &o, &r), -EINVAL);
+	assert_null(r);
+	replay_trace_free(t);
+}
+
+/* A copy of a fixture's trace.dat, changed by `edit`, must be refused with `want`. */
+static void refused(const char *what, long cut, const char *from, const char *to,
+		    const char *want)
+{
+	char src[4096], dst[] = "/tmp/tlbgen-replay-XXXXXX", err[1024];
+	struct replay_trace *t = NULL;
+	FILE *in, *out;
+	char *buf;
+	long n;
+	int fd;
+
+	snprintf(src, sizeof(src), "%s/tlbflush-2t/trace.dat", fixtures);
+	in = fopen(src, "rb");
+	assert_non_null(in);
+	fseek(in, 0, SEEK_END);
+	n = ftell(in);
+	rewind(in);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, in), (size_t)n);
+	fclose(in);
+	if (from) {
+		/* Patch the kernel's uname in the options, same length. */
+		char *p = memmem(buf, (size_t)n, from, strlen(from));
+
+		assert_non_null(p);
+		memcpy(p, to, strlen(to));
+	}
+	fd = mkstemp(dst);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "wb");
+	assert_int_equal(fwrite(buf, 1, (size_t)(n - cut), out), (size_t)(n - cut));
+	fclose(out);
+	free(buf);
+	assert_true(replay_trace_open(dst, &t, err, sizeof(err)) < 0);
+	assert_null(t);
+	unlink(dst);
+	if (!strstr(err, want))
+		fail_msg("%s: the message '%s' does not say '%s'", what, err, want);
+}
+
+static void test_bad_input(void **state)
+{
+	char err[1024], path[4096];
+	struct replay_trace *t = NULL;
+
+	(void)state;
+	assert_int_equal(replay_trace_open("/nonexistent/trace.dat", &t, err, sizeof(err)), -ENOENT);
+	snprintf(path, sizeof(path), "%s/README", fixtures);
+	assert_true(replay_trace_open(path, &t, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "not a trace-cmd"));
+	refused("cut in the data", 60000, NULL, NULL, "trace");
+	refused("cut in the options", 300, NULL, NULL, "truncated");
+	refused("arm64", 0, "vm 6.18.44-fc-v1252 x86_64", "vm 6.18.44-fc-v1252 mips64", "mips64");
+	refused("too old", 0, "vm 6.18.44-fc-v1252", "vm 4.19.44-fc-v1252", "4.19.44");
+	assert_null(t);
+}
+
+/* Without the snapshot: a warning says what was inferred, and it replays. */
+static void test_bare_trace(void **state)
+{
+	char path[4096], err[1024];
+	struct replay_trace *t = NULL;
+	struct replay_result *r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fork-exec/trace.dat", fixtures);
+	/* A trace.dat beside its snapshot uses it; a copy elsewhere does not. */
+	{
+		char cmd[8300];
+
+		snprintf(cmd, sizeof(cmd), "cp '%s' /tmp/tlbgen-replay-bare.dat", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_int_equal(replay_trace_open("/tmp/tlbgen-replay-bare.dat", &t, err, sizeof(err)), 0);
+	unlink("/tmp/tlbgen-replay-bare.dat");
+	assert_false(replay_trace_info(t)->snapshot);
+	assert_non_null(strstr(replay_trace_info(t)->warnings, "inferred"));
+	r = run(t, "v6.18", "nopcid,pvm", TLBGEN_MODE_STEPPED);
+	print_message("bare fork-exec: agreement %.4f\n", r->agreement);
+	assert_true(r->agreement >= 0.9);
+	replay_result_free(r);
+	replay_trace_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_fork_exec),
+		cmocka_unit_test(test_1t_sleep),
+		cmocka_unit_test(test_2t),
+		cmocka_unit_test(test_what_if),
+		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_bare_trace),
+	};
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s FIXTURE-DIR\n", argv[0]);
+		return 2;
+	}
+	fixtures = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
