@@ -10,7 +10,8 @@
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
 	bench_page_fault3_ops;
-extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs;
+extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs,
+	bench_replay;
 
 int bench_cmp_dirs_main(int argc, char **argv);
 int bench_sweep_main(int argc, char **argv);
@@ -23,7 +24,6 @@ int bench_reclaim_main(int argc, char **argv);
 int bench_transport_main(int argc, char **argv);
 int bench_scale_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
-int bench_replay_main(int argc, char **argv);
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -64,8 +64,6 @@ LEGACY(scale, bench_scale_main,
        "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", false);
 LEGACY(versions, bench_versions_main,
        "print docs/versions.md: choices, their commits and releases, profiles per arch", false);
-LEGACY(replay, bench_replay_main,
-       "a recorded kernel's flush decisions replayed and checked; what-if per profile", false);
 LEGACY(compare, bench_cmp_dirs_main,
        "compare results directories: change, 95% CI, Welch's p per metric", true);
 LEGACY(sweep, bench_sweep_main,

@@ -42,16 +42,27 @@ static int add(struct table *t, const struct bench_opt *o)
 	return 0;
 }
 
+static bool own(const struct bench *cmd, const char *name)
+{
+	for (const struct bench_opt *o = cmd->opts; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
+}
+
 static int build(struct table *t, const struct bench *cmd)
 {
 	int err = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->shorts[0] = ':';	/* missing arguments reported as ':' */
-	for (const struct bench_opt *o = bench_shared_opts; !err && o->name; o++)
-		err = add(t, o);
+	/* A command's own option wins over a shared one of the same name it
+	 * does not take (replay's --machine is words, not a machine model). */
 	for (const struct bench_opt *o = cmd->opts; !err && o && o->name; o++)
 		err = add(t, o);
+	for (const struct bench_opt *o = bench_shared_opts; !err && o->name; o++)
+		if (!own(cmd, o->name))
+			err = add(t, o);
 	for (const struct bench_opt *o = bench_threaded_opts; !err && cmd->ops && o->name; o++)
 		err = add(t, o);
 	return err;
@@ -90,7 +101,7 @@ static void list_opts(FILE *f, const struct bench *cmd)
 {
 	fprintf(f, "tlbgen-bench %s takes:", cmd->name);
 	for (const struct bench_opt *o = bench_shared_opts; o->name; o++)
-		if ((o->shared & cmd->shared) && o->help)
+		if ((o->shared & cmd->shared) && o->help && !own(cmd, o->name))
 			fprintf(f, " --%s", o->name);
 	for (const struct bench_opt *o = cmd->opts; o && o->name; o++)
 		if (o->help)
