@@ -11,6 +11,10 @@
 #include "../core/check.h"
 #include "../observers/oracle.h"
 #include "arch.h"
+#include "arm64/tlbflush.h"
+#include "powerpc/radix.h"
+#include "riscv/tlbflush.h"
+#include "x86/mm/tlb.h"
 
 static const struct tlbgen_arch_ops *const arch_ops[BATCH_ARCH_NR] = {
 	[BATCH_ARCH_X86] = &tlbgen__x86_arch_ops,

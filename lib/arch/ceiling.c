@@ -9,6 +9,10 @@
 
 #include "../core/check.h"
 #include "arch.h"
+#include "arm64/tlbflush.h"
+#include "powerpc/radix.h"
+#include "riscv/tlbflush.h"
+#include "x86/mm/tlb.h"
 #include "x86/mm/tlb.h"
 
 struct ceiling_arch {

@@ -17,6 +17,7 @@
 #include "../core/irqflags.h"
 #include "../observers/simtlb.h"
 #include "../arch/arch.h"
+#include "../arch/arm64/tlbflush.h"
 #include "../arch/x86/mm/tlb.h"
 
 #define KNOWN_FLAGS (TLBGEN_FAULT_FLAG_WRITE | TLBGEN_FAULT_FLAG_MKWRITE | \

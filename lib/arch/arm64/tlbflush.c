@@ -18,7 +18,7 @@
 #include "../../core/access.h"
 #include "../../observers/oracle.h"
 #include "../../observers/simtlb.h"
-#include "../arch.h"
+#include "tlbflush.h"
 
 static int arm64_supported(const struct tlbgen_system *sys)
 {

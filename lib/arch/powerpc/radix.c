@@ -13,7 +13,7 @@
 #include "../../observers/cost.h"
 #include "../../observers/oracle.h"
 #include "../../observers/simtlb.h"
-#include "../arch.h"
+#include "radix.h"
 
 #define TLBGEN_PMD_SIZE (1UL << 21)	/* radix PMD_SIZE: the flush_pwc threshold */
 

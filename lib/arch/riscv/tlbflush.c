@@ -16,7 +16,7 @@
 #include "../../core/access.h"
 #include "../../observers/oracle.h"
 #include "../../observers/simtlb.h"
-#include "../arch.h"
+#include "tlbflush.h"
 
 /*
  * __ipi_flush_tlb_range_asid() / local_flush_tlb_all(): f->mm == NULL is

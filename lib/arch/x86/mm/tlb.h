@@ -12,6 +12,7 @@
 #ifndef TLBGEN_ARCH_X86_MM_TLB_H
 #define TLBGEN_ARCH_X86_MM_TLB_H
 
+#include "../../../asm-generic/arch-ops.h"
 #include "../../../asm-generic/tlbflush.h"
 
 /* switch_mm.c; the caller has IRQs off. */
@@ -43,6 +44,9 @@ void tlbgen__flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 /* ../hyperv/mmu.c: flush_tlb_multi() by hypercall (pv_flush_tlb_multi=hyperv|pvm). */
 void tlbgen__hv_flush_tlb_multi(struct tlbgen_system *sys, unsigned int cpu,
 				const atomic_ulong *cpumask, struct tlbgen_flush_tlb_info *info);
+
+/* tlbbatch.c: the x86 arch ops (batched unmap since 72b252aed506). */
+extern const struct tlbgen_arch_ops tlbgen__x86_arch_ops;
 
 /* global_asid.c (4afeb0ed1753 and its series). */
 int tlbgen__global_asid_init(struct tlbgen_system *sys, unsigned int nr, unsigned int count_max);

@@ -20,7 +20,7 @@
  * the series did).
  */
 #include "../../../core/access.h"
-#include "../../arch.h"
+#include "../../../asm-generic/arch-ops.h"
 #include "tlb.h"
 
 /* "If remote CPUs need to be flushed then defer batch the flush." */
