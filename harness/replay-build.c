@@ -28,206 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay-internal.h"
+#include "replay-tasks.h"
 
-#define CLONE_VM	0x00000100
-#define CLONE_THREAD	0x00010000
-
-struct task {
-	int32_t pid, tgid;
-	int32_t mm;		/* -1: none (kernel thread, or after exit_mm()) */
-	int32_t oldmm;		/* the mm exit_mm() or exec left */
-	int32_t dead_mm;	/* an mm whose exit_mmap() this task runs */
-	uint8_t kthread;
-};
-
-struct cpust {
-	int32_t loaded;		/* mm the CPU has loaded: -1 init_mm, -2 unknown */
-	uint32_t await_switch;	/* a switch step whose reload may come next */
-	int32_t await_prev;
-	uint32_t req;		/* a flush request whose local part may come */
-	uint8_t in_local;	/* its local flush_tlb_func() is running */
-	uint32_t remote_req;	/* native: a request whose flush_tlb_func() runs here */
-	int32_t temp_saved;	/* mm before use_temporary_mm(), -2: none */
-	uint8_t started;	/* seed decided */
-	int32_t cur;		/* current task */
-};
-
-struct builder {
-	struct replay_trace *t;
-	struct task *tasks;
-	size_t nr_tasks, cap_tasks;
-	uint32_t *hash;		/* pid -> tasks index + 1 (open addressing) */
-	size_t hash_size;
-	int32_t *users;		/* tasks using each mm */
-	size_t cap_users;
-	struct cpust *cs;
-	uint64_t *csd_key;	/* native: csd -> request step */
-	uint32_t *csd_val;
-	bool have_csd;
-	int32_t poking;		/* the temporary mm, -1 until used */
-};
-
-static int new_mm(struct builder *b, int32_t owner, bool pre)
-{
-	struct replay_trace *t = b->t;
-
-	if (replay__grow((void **)&t->mm, &t->cap_mm, t->nr_mm, sizeof(*t->mm)) ||
-	    replay__grow((void **)&b->users, &b->cap_users, t->nr_mm, sizeof(*b->users)))
-		return -ENOMEM;
-	t->mm[t->nr_mm] = (struct rmm){ .owner = owner, .preexisting = pre };
-	b->users[t->nr_mm] = 0;
-	return (int)t->nr_mm++;
-}
-
-static struct rtask_snap *snap_of(const struct replay_trace *t, int32_t pid, size_t *idx)
-{
-	/* tasks.txt first (it has the kernel-thread flag), then tgids.txt. */
-	for (size_t i = 0; i < t->nr_snap; i++)
-		if (t->snap[i].tid == pid) {
-			if (idx)
-				*idx = i;
-			return &t->snap[i];
-		}
-	return NULL;
-}
-
-static uint32_t *slot(struct builder *b, int32_t pid)
-{
-	size_t h = ((uint32_t)pid * 2654435761u) & (b->hash_size - 1);
-
-	while (b->hash[h] && b->tasks[b->hash[h] - 1].pid != pid)
-		h = (h + 1) & (b->hash_size - 1);
-	return &b->hash[h];
-}
-
-static int rehash(struct builder *b)
-{
-	size_t n = b->hash_size ? b->hash_size * 2 : 4096;
-
-	free(b->hash);
-	b->hash = calloc(n, sizeof(*b->hash));
-	if (!b->hash)
-		return -ENOMEM;
-	b->hash_size = n;
-	for (size_t i = 0; i < b->nr_tasks; i++)
-		*slot(b, b->tasks[i].pid) = (uint32_t)i + 1;
-	return 0;
-}
-
-static struct task *add_task(struct builder *b, int32_t pid, int32_t tgid, int32_t mm, bool kt)
-{
-	struct task *k;
-
-	if ((b->nr_tasks + 1) * 2 > b->hash_size && rehash(b))
-		return NULL;
-	if (replay__grow((void **)&b->tasks, &b->cap_tasks, b->nr_tasks, sizeof(*b->tasks)))
-		return NULL;
-	k = &b->tasks[b->nr_tasks];
-	*k = (struct task){ .pid = pid, .tgid = tgid, .mm = mm, .oldmm = -1, .dead_mm = -1,
-			    .kthread = kt };
-	*slot(b, pid) = (uint32_t)++b->nr_tasks;
-	if (mm >= 0)
-		b->users[mm]++;
-	return k;
-}
-
-/*
- * A task the trace has not introduced: from the snapshot (its thread group's
- * mm, or none for a kernel thread), else a guess from its name; unknown user
- * tasks are their own thread group.
- */
-static struct task *task(struct builder *b, int32_t pid, bool kthread_name)
-{
-	uint32_t *s = slot(b, pid);
-	struct rtask_snap *sn;
-	struct task *leader;
-	size_t idx = 0;
-	int32_t tgid = pid;
-	bool kt;
-	int mm;
-
-	if (*s)
-		return &b->tasks[*s - 1];
-	sn = snap_of(b->t, pid, &idx);
-	/* tgids.txt entries have no flag: their name decides. */
-	kt = pid == 0 || (sn ? sn->kthread || (!b->t->comm[idx][0] && kthread_name) : kthread_name);
-	if (sn)
-		tgid = sn->tgid;
-	if (kt)
-		return add_task(b, pid, tgid, -1, true);
-	if (tgid != pid) {
-		leader = task(b, tgid, false);
-		if (!leader)
-			return NULL;
-		if (leader->mm >= 0)
-			return add_task(b, pid, tgid, leader->mm, false);
-	}
-	mm = new_mm(b, tgid, true);
-	return mm < 0 ? NULL : add_task(b, pid, tgid, mm, false);
-}
-
-static int64_t add_step(struct builder *b, const struct rev *e, uint32_t ev, enum step_kind kind,
-			int32_t mm, long pages)
-{
-	struct replay_trace *t = b->t;
-
-	if (replay__grow((void **)&t->st, &t->cap_st, t->nr_st, sizeof(*t->st)))
-		return -ENOMEM;
-	t->st[t->nr_st] = (struct step){ .ts = e->ts, .ev = ev, .cpu = e->cpu, .kind = (uint8_t)kind,
-					 .mm = mm, .pid = e->pid, .pages = pages, .stride = 12,
-					 .dec_first = REPLAY_NONE, .dec_last = REPLAY_NONE };
-	return (int64_t)t->nr_st++;
-}
-
-static int attach(struct builder *b, uint32_t step, const struct rev *e, uint32_t ev)
-{
-	struct replay_trace *t = b->t;
-	struct step *s = &t->st[step];
-
-	if (replay__grow((void **)&t->dec, &t->cap_dec, t->nr_dec, sizeof(*t->dec)))
-		return -ENOMEM;
-	t->dec[t->nr_dec] = (struct rdec){ .next = REPLAY_NONE, .ev = ev, .cpu = e->cpu,
-					   .reason = (uint8_t)e->a, .pages = (long)e->c };
-	if (s->dec_last == REPLAY_NONE)
-		s->dec_first = (uint32_t)t->nr_dec;
-	else
-		t->dec[s->dec_last].next = (uint32_t)t->nr_dec;
-	s->dec_last = (uint32_t)t->nr_dec++;
-	return 0;
-}
-
-/* An mm loses a user; the last one's exit_mmap() comes from `k`. */
-static void put_mm(struct builder *b, struct task *k, int32_t mm)
-{
-	if (mm >= 0 && --b->users[mm] == 0)
-		k->dead_mm = mm;
-}
-
-/* The mm a flush request of `k` on CPU c is for. */
-static int32_t flush_mm(struct builder *b, const struct task *k, const struct cpust *c,
-			int reason)
-{
-	if (c->loaded >= 0 && b->t->mm[c->loaded].poking)
-		return c->loaded;
-	/* flush_tlb_func() locally: f->mm is the loaded mm. */
-	if (reason == 3 && c->loaded >= 0)
-		return c->loaded;
-	if (k->dead_mm >= 0)
-		return k->dead_mm;		/* exit_mmap() of an mm exec or exit left */
-	if (k->mm >= 0)
-		return k->mm;
-	if (k->oldmm >= 0)
-		return k->oldmm;
-	return c->loaded >= 0 ? c->loaded : -1;	/* a kernel thread: its lazy mm */
-}
-
-/*
- * A task runs on a CPU the trace did not switch it to (this recording
- * machine leaves such switches out, reloads included): switch the model to
- * it too, with its decisions not compared, since the kernel's were not
- * recorded.
- */
 static int hidden_switch(struct builder *b, const struct rev *e, uint32_t ev, struct task *k)
 {
 	struct cpust *c = &b->cs[e->cpu];
@@ -236,9 +38,9 @@ static int hidden_switch(struct builder *b, const struct rev *e, uint32_t ev, st
 	c->cur = k->pid;
 	b->t->info.hidden_switches++;
 	if (k->mm < 0) {
-		s = add_step(b, e, ev, ST_LAZY, -1, 0);
+		s = replay__add_step(b, e, ev, ST_LAZY, -1, 0);
 	} else {
-		s = add_step(b, e, ev, ST_SWITCH, k->mm, 0);
+		s = replay__add_step(b, e, ev, ST_SWITCH, k->mm, 0);
 		c->loaded = k->mm;
 	}
 	if (s < 0)
@@ -250,7 +52,7 @@ static int hidden_switch(struct builder *b, const struct rev *e, uint32_t ev, st
 static int on_switch(struct builder *b, const struct rev *e, uint32_t ev)
 {
 	struct cpust *c = &b->cs[e->cpu];
-	struct task *prev = task(b, e->a, e->d & 2), *next = task(b, e->b, e->d & 1);
+	struct task *prev = replay__task(b, e->a, e->d & 2), *next = replay__task(b, e->b, e->d & 1);
 	int64_t s;
 
 	if (!prev || !next)
@@ -269,9 +71,9 @@ static int on_switch(struct builder *b, const struct rev *e, uint32_t ev)
 	c->cur = e->b;
 	if (next->mm < 0) {
 		/* A kernel thread, idle, or a task past exit_mm(). */
-		return add_step(b, e, ev, ST_LAZY, -1, 0) < 0 ? -ENOMEM : 0;
+		return replay__add_step(b, e, ev, ST_LAZY, -1, 0) < 0 ? -ENOMEM : 0;
 	}
-	s = add_step(b, e, ev, ST_SWITCH, next->mm, 0);
+	s = replay__add_step(b, e, ev, ST_SWITCH, next->mm, 0);
 	if (s < 0)
 		return -ENOMEM;
 	c->await_switch = (uint32_t)s;
@@ -284,7 +86,7 @@ static int on_switch(struct builder *b, const struct rev *e, uint32_t ev)
 static int unannounced_switch(struct builder *b, const struct rev *e, uint32_t ev)
 {
 	struct cpust *c = &b->cs[e->cpu];
-	struct task *k = task(b, e->pid, false);
+	struct task *k = replay__task(b, e->pid, false);
 	int64_t s;
 	int32_t mm;
 
@@ -292,45 +94,45 @@ static int unannounced_switch(struct builder *b, const struct rev *e, uint32_t e
 		return -ENOMEM;
 	if (e->b == 1) {
 		/* exec_mmap(): the new mm. */
-		int nm = new_mm(b, k->tgid, false);
+		int nm = replay__new_mm(b, k->tgid, false);
 
 		if (nm < 0)
 			return -ENOMEM;
-		put_mm(b, k, k->mm);
+		replay__put_mm(b, k, k->mm);
 		k->mm = nm;
 		k->kthread = 0;
 		b->users[nm]++;
-		s = add_step(b, e, ev, ST_SWITCH, nm, 0);
+		s = replay__add_step(b, e, ev, ST_SWITCH, nm, 0);
 		c->loaded = nm;
 	} else if (k->mm < 0 && (k->oldmm >= 0 || k->dead_mm >= 0) && !k->kthread) {
 		/* exit_mmap() flushing alone on a CPU lazy on the mm: its
 		 * flush_tlb_func() switches to init_mm. */
 		mm = k->dead_mm >= 0 ? k->dead_mm : k->oldmm;
-		s = add_step(b, e, ev, ST_FLUSH, mm, -1);
+		s = replay__add_step(b, e, ev, ST_FLUSH, mm, -1);
 		if (s >= 0)
 			b->t->st[s].freed = 1;
 		c->loaded = -1;
 	} else if (c->temp_saved != -2) {
 		/* unuse_temporary_mm(): back to what ran before. */
-		s = add_step(b, e, ev, c->temp_saved >= 0 ? ST_SWITCH : ST_LEAVE, c->temp_saved, 0);
+		s = replay__add_step(b, e, ev, c->temp_saved >= 0 ? ST_SWITCH : ST_LEAVE, c->temp_saved, 0);
 		c->loaded = c->temp_saved;
 		c->temp_saved = -2;
 	} else if (e->pid == 0) {
-		s = add_step(b, e, ev, ST_LEAVE, -1, 0);	/* idle: leave_mm() */
+		s = replay__add_step(b, e, ev, ST_LEAVE, -1, 0);	/* idle: leave_mm() */
 		c->loaded = -1;
 	} else {
 		/* use_temporary_mm() (text_poke()) or kthread_use_mm(). */
 		if (b->poking < 0) {
-			b->poking = new_mm(b, -1, false);
+			b->poking = replay__new_mm(b, -1, false);
 			if (b->poking < 0)
 				return -ENOMEM;
 			b->t->mm[b->poking].poking = 1;
 		}
 		c->temp_saved = c->loaded >= 0 ? c->loaded : -1;
-		s = add_step(b, e, ev, ST_SWITCH, b->poking, 0);
+		s = replay__add_step(b, e, ev, ST_SWITCH, b->poking, 0);
 		c->loaded = b->poking;
 	}
-	return s < 0 ? -ENOMEM : attach(b, (uint32_t)s, e, ev);
+	return s < 0 ? -ENOMEM : replay__attach(b, (uint32_t)s, e, ev);
 }
 
 static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
@@ -343,7 +145,7 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 	if (!c->started) {
 		/* A task that runs when the trace begins, its mm loaded. */
 		c->started = 1;
-		k = task(b, e->pid, false);
+		k = replay__task(b, e->pid, false);
 		if (!k)
 			return -ENOMEM;
 		if (k->mm >= 0) {
@@ -356,7 +158,7 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 
 		c->await_switch = REPLAY_NONE;
 		if (e->a == 0 && e->pid == c->await_prev)
-			return attach(b, sw, e, ev);
+			return replay__attach(b, sw, e, ev);
 	}
 	if (c->req != REPLAY_NONE) {
 		uint32_t rq = c->req;
@@ -387,7 +189,7 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 			}
 			if (e->a == 0)
 				c->loaded = -1;
-			return attach(b, rq, e, ev);
+			return replay__attach(b, rq, e, ev);
 		}
 	}
 	if (c->remote_req != REPLAY_NONE && (e->a == 1 || e->a == 0 || e->a == 5)) {
@@ -396,20 +198,20 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 		c->remote_req = REPLAY_NONE;
 		if (e->a == 0)
 			c->loaded = -1;
-		return attach(b, rq, e, ev);
+		return replay__attach(b, rq, e, ev);
 	}
 	if (e->a == 0)
 		return unannounced_switch(b, e, ev);
-	k = task(b, e->pid, false);
+	k = replay__task(b, e->pid, false);
 	if (!k)
 		return -ENOMEM;
 	if (c->cur >= 0 && c->cur != e->pid && e->pid && hidden_switch(b, e, ev, k))
 		return -ENOMEM;
-	mm = flush_mm(b, k, c, (int)e->a);
+	mm = replay__flush_mm(b, k, c, (int)e->a);
 	if ((e->a == 4 || e->a == 3 || e->a == 2) && mm >= 0) {
 		long pages = e->c == 0 ? 1 : (long)e->c;
 
-		s = add_step(b, e, ev, ST_FLUSH, mm, pages);
+		s = replay__add_step(b, e, ev, ST_FLUSH, mm, pages);
 		if (s < 0)
 			return -ENOMEM;
 		/* A lone reason 2: a batch flushed on its only CPU. */
@@ -421,41 +223,41 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 		} else if (!b->t->mm[mm].first_remote) {
 			b->t->mm[mm].first_remote = 1;
 		}
-		return attach(b, (uint32_t)s, e, ev);
+		return replay__attach(b, (uint32_t)s, e, ev);
 	}
 	/* A remote decision without its csd, a request of no known mm:
 	 * recorded, not replayed. */
-	s = add_step(b, e, ev, ST_ORPHAN, -1, 0);
-	return s < 0 ? -ENOMEM : attach(b, (uint32_t)s, e, ev);
+	s = replay__add_step(b, e, ev, ST_ORPHAN, -1, 0);
+	return s < 0 ? -ENOMEM : replay__attach(b, (uint32_t)s, e, ev);
 }
 
 static int on_newtask(struct builder *b, const struct rev *e)
 {
-	struct task *parent = task(b, e->pid, false), *child;
+	struct task *parent = replay__task(b, e->pid, false), *child;
 	uint64_t flags = (uint64_t)e->c;
 	int32_t mm = -1, tgid = e->a;
 
 	if (!parent)
 		return -ENOMEM;
-	if (*slot(b, e->a)) {
+	if (*replay__slot(b, e->a)) {
 		/* A pid reused: the old task is gone; keep it out of the way. */
-		b->tasks[*slot(b, e->a) - 1].pid = INT32_MIN + (int32_t)b->nr_tasks;
-		if (rehash(b))
+		b->tasks[*replay__slot(b, e->a) - 1].pid = INT32_MIN + (int32_t)b->nr_tasks;
+		if (replay__rehash(b))
 			return -ENOMEM;
 	}
 	if (flags & CLONE_THREAD)
 		tgid = parent->tgid;
 	if (flags & CLONE_VM)
 		mm = parent->mm;
-	else if (parent->mm >= 0 && (mm = new_mm(b, tgid, false)) < 0)
+	else if (parent->mm >= 0 && (mm = replay__new_mm(b, tgid, false)) < 0)
 		return -ENOMEM;
-	child = add_task(b, e->a, tgid, mm, parent->kthread && mm < 0);
+	child = replay__add_task(b, e->a, tgid, mm, parent->kthread && mm < 0);
 	return child ? 0 : -ENOMEM;
 }
 
 static int on_task_exit(struct builder *b, const struct rev *e, uint32_t ev)
 {
-	struct task *k = task(b, e->a, false);
+	struct task *k = replay__task(b, e->a, false);
 
 	if (!k)
 		return -ENOMEM;
@@ -464,20 +266,20 @@ static int on_task_exit(struct builder *b, const struct rev *e, uint32_t ev)
 	/* exit_mm(): enter_lazy_tlb() on the mm, then mmput(). */
 	k->oldmm = k->mm;
 	k->mm = -1;
-	put_mm(b, k, k->oldmm);
-	return add_step(b, e, ev, ST_LAZY, -1, 0) < 0 ? -ENOMEM : 0;
+	replay__put_mm(b, k, k->oldmm);
+	return replay__add_step(b, e, ev, ST_LAZY, -1, 0) < 0 ? -ENOMEM : 0;
 }
 
 static int on_exit_mmap(struct builder *b, const struct rev *e, uint32_t ev)
 {
-	struct task *k = task(b, e->pid, false);
+	struct task *k = replay__task(b, e->pid, false);
 	int32_t mm;
 
 	if (!k || k->dead_mm < 0)
 		return k ? 0 : -ENOMEM;
 	mm = k->dead_mm;
 	k->dead_mm = -1;
-	return add_step(b, e, ev, ST_MM_DEAD, mm, 0) < 0 ? -ENOMEM : 0;
+	return replay__add_step(b, e, ev, ST_MM_DEAD, mm, 0) < 0 ? -ENOMEM : 0;
 }
 
 static uint32_t *csd_slot(struct builder *b, uint64_t csd)
@@ -517,79 +319,6 @@ static void on_csd(struct builder *b, const struct rev *e)
  * out and back (even to another CPU) between the two: the exec'ing task's
  * latest reload that no sched_switch explains is its exec_mmap() (ev.b = 1).
  */
-static int mark_exec_switches(struct replay_trace *t)
-{
-	size_t size = 4096;
-	struct { int32_t pid; uint32_t ev; } *h = calloc(size, sizeof(*h));
-	uint32_t *await = calloc(t->info.nr_cpus, sizeof(*await));
-	int32_t *prev = calloc(t->info.nr_cpus, sizeof(*prev));
-
-	if (!h || !await || !prev) {
-		free(h);
-		free(await);
-		free(prev);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < t->nr_ev; i++) {
-		struct rev *e = &t->ev[i];
-		size_t k;
-
-		if (e->kind == EV_SWITCH) {
-			await[e->cpu] = 1;
-			prev[e->cpu] = e->a;
-			continue;
-		}
-		if (e->kind == EV_TLB) {
-			bool own = await[e->cpu] && e->a == 0 && e->pid == prev[e->cpu];
-
-			await[e->cpu] = 0;
-			if (own || e->a != 0)
-				continue;
-			/* Remember it under its task (a small table: pids that
-			 * collide just lose the older candidate). */
-			k = ((uint32_t)e->pid * 2654435761u) % size;
-			h[k].pid = e->pid;
-			h[k].ev = (uint32_t)i + 1;
-			continue;
-		}
-		if (e->kind != EV_EXEC)
-			continue;
-		k = ((uint32_t)e->a * 2654435761u) % size;
-		if (h[k].pid == e->a && h[k].ev) {
-			t->ev[h[k].ev - 1].b = 1;
-			h[k].ev = 0;
-		}
-	}
-	free(h);
-	free(await);
-	free(prev);
-	return 0;
-}
-
-/* CPUs idle when the trace begins: lazy on the mm their first user switch
- * did not reload, else on init_mm. Pre-existing mms flushed remotely first
- * start in every CPU's mask. */
-static void finish_seeds(struct builder *b)
-{
-	struct replay_trace *t = b->t;
-	uint8_t *done = calloc(t->info.nr_cpus, 1);
-
-	for (size_t i = 0; i < t->nr_st && done; i++) {
-		struct step *s = &t->st[i];
-
-		if (done[s->cpu] || t->seed[s->cpu].mm >= 0) {
-			done[s->cpu] = 1;
-			continue;
-		}
-		if (s->kind == ST_SWITCH) {
-			if (s->dec_first == REPLAY_NONE)
-				t->seed[s->cpu] = (struct rseed){ .mm = s->mm, .lazy = 1 };
-			done[s->cpu] = 1;
-		}
-	}
-	free(done);
-}
-
 int replay__build(struct replay_trace *t, char *err, size_t errlen)
 {
 	struct builder b = { .t = t, .poking = -1 };
@@ -599,7 +328,7 @@ int replay__build(struct replay_trace *t, char *err, size_t errlen)
 	t->seed = calloc(t->info.nr_cpus, sizeof(*t->seed));
 	b.csd_key = calloc(1024, sizeof(*b.csd_key));
 	b.csd_val = calloc(1024, sizeof(*b.csd_val));
-	if (!b.cs || !t->seed || !b.csd_key || !b.csd_val || rehash(&b))
+	if (!b.cs || !t->seed || !b.csd_key || !b.csd_val || replay__rehash(&b))
 		goto out;
 	for (unsigned int c = 0; c < t->info.nr_cpus; c++) {
 		b.cs[c] = (struct cpust){ .loaded = -2, .await_switch = REPLAY_NONE,
@@ -607,7 +336,7 @@ int replay__build(struct replay_trace *t, char *err, size_t errlen)
 					  .temp_saved = -2, .cur = -1 };
 		t->seed[c] = (struct rseed){ .mm = -1 };
 	}
-	if (mark_exec_switches(t))
+	if (replay__mark_exec_switches(t))
 		goto out;
 	for (size_t i = 0; i < t->nr_ev; i++)
 		if (t->ev[i].kind == EV_CSD_ENTRY && !t->ev[i].c) {
@@ -637,7 +366,7 @@ int replay__build(struct replay_trace *t, char *err, size_t errlen)
 			goto out;
 		}
 	}
-	finish_seeds(&b);
+	replay__finish_seeds(&b);
 	t->info.steps = t->nr_st;
 	t->info.decisions = t->nr_dec;
 	if (!b.have_csd)
