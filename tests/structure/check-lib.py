@@ -598,8 +598,8 @@ def build_graph(files, headers_own=False):
     """Return {(src, dst): [reason, ...]} over files (by relative path).
 
     A reason is ('include', line, name) or ('ref', line, symbol); with
-    headers_own also ('decl', line, symbol): a .c that includes a header
-    declaring another .c's function depends on that .c."""
+    headers_own also ('decl', line, symbol): a .c that calls a function
+    declared in a header it includes depends on the .c defining it."""
     edges = {}
     global_defs = {}
     for sf in files.values():
@@ -621,13 +621,15 @@ def build_graph(files, headers_own=False):
             for d in definers:
                 if d is not sf and not own_implementation(sf.rel, d.rel):
                     edges.setdefault((sf.rel, d.rel), []).append(('ref', line, name))
-        # Including a header that declares another file's functions is
-        # depending on that file: a header shared by files that call one
-        # another is a cycle through it (one concern per header).
+        # Calling a function through the header that declares it is
+        # depending on the .c that defines it: files that call one another
+        # through a shared header are a cycle through it.
         if not headers_own or not sf.rel.endswith('.c'):
             continue
         for target, line in sf.include_targets:
             for name in target.prototypes:
+                if name not in sf.references or name in own:
+                    continue
                 for d in global_defs.get(name, []):
                     if d is not sf and d.rel.endswith('.c'):
                         edges.setdefault((sf.rel, d.rel), []).append(
@@ -773,35 +775,6 @@ def check_atomics(files, layers):
     return out
 
 
-def check_component_cycles(edges, component):
-    """The drawing's cycles are between components: a directory is one
-    (liburcu's *-internal.h per component), or a whole subtree when LAYERS
-    puts it on a floor as one prefix (arch/x86/); the files one mechanism
-    is split into under MAX_LINES may call each other, as the functions of
-    one kernel file do. Return the cycles of the component graph, each
-    step shown by one of the file edges that make it."""
-    succ, why = {}, {}
-    for (src, dst), reasons in sorted(edges.items()):
-        a, b = component(src), component(dst)
-        if a != b:
-            succ.setdefault(a, set()).add(b)
-            why.setdefault((a, b), f'{src} -> {dst}: {describe(reasons)}')
-    out = []
-    nodes = sorted(set(succ) | {d for v in succ.values() for d in v})
-    for comp in strongly_connected(nodes, succ):
-        if len(comp) < 2:
-            continue
-        covered = set()
-        for start in comp:
-            if start in covered:
-                continue
-            cycle = shortest_cycle(start, comp, succ)
-            covered.update(cycle)
-            via = '; '.join(why[(a, b)] for a, b in zip(cycle, cycle[1:]))
-            out.append('cycle: ' + ' -> '.join(d + '/' for d in cycle) + f'  [{via}]')
-    return out
-
-
 def main_tree(root, dirs):
     """Check ROOT/DIR... as one drawing; print violations, return the status."""
     files, violations, layers_all, base = {}, [], [], 0
@@ -835,16 +808,7 @@ def main_tree(root, dirs):
                          extra=[os.path.join(root, x) for x, _ in layers_all])
     edges = build_graph(files, headers_own=True)
     violations += check_floors(files, edges)
-
-    def component(rel):
-        d, sub = rel.split('/', 1)
-        layers = dict(layers_all)[d]
-        best = max((p for p in layers.prefixes
-                    if prefix_matches(p, sub) and os.path.isdir(os.path.join(root, d, p))),
-                   key=len, default=None)
-        return f'{d}/{best}' if best else os.path.dirname(rel)
-
-    violations += check_component_cycles(edges, component)
+    violations += check_cycles(files, edges)
     violations += check_sizes(files)
     for d, layers in layers_all:
         sub = {k[len(d) + 1:]: v for k, v in files.items() if k.startswith(d + '/')}
