@@ -37,8 +37,12 @@ check(r.value("tlb_gen_reads_per_remote_flush_func", threads=8, policy="v6.0") <
       "v6.0 reads tlb_gen in fewer remote flush_tlb_func()s than v5.17")
 
 # AMD INVLPGB (4afeb0ed1753): latest at 4 tasks flushes the threads' mm by
-# one INVLPGB and one TLBSYNC per flush, no IPI, no flush_tlb_func, on a
-# global ASID; v6.14 on the same machine, and latest without it, send IPIs.
+# one INVLPGB and one TLBSYNC per flush on a global ASID; an IPI and a
+# flush_tlb_func() only from finish_asid_transition(), which flushes the
+# mm_cpumask by IPI while a CPU still runs the mm on its dynamic ASID (how
+# many such flushes there are depends on when the CPUs switch over, so they
+# are bounded, not counted); v6.14 on the same machine, and latest without
+# it, send IPIs.
 q = ["tlb_flush1", "-t", "4", "-m", "threads", "-r", "1", "-d", "200", "-q", "--no-mesi", "--no-plot"]
 r = Run(bench, q + ["-p", "latest", "-p", "v6.14", "--invlpgb"])
 if r.rc:
@@ -51,11 +55,20 @@ def per_flush(run, stat, pol):
     return v / fl if fl else None
 
 
-got = {k: per_flush(r, k, "latest") for k in ("invlpgb", "tlbsync", "ipi_sent", "flush_tlb_func", "ipi_avoided")}
-want = {"invlpgb": 1, "tlbsync": 1, "ipi_sent": 0, "flush_tlb_func": 0, "ipi_avoided": 3}
-# as the table prints them, to 3 decimals
-check(all(v is not None and abs(v - want[k]) < 5e-4 for k, v in got.items()),
-      "latest --invlpgb per flush: %s (want %s)" % (got, want))
+tr = {k: r.value(k, tasks=4, policy="latest", mode="threads") or 0
+      for k in ("flush_initiated", "invlpgb", "tlbsync", "flush_multi", "flush_tlb_func", "ipi_sent")}
+fl = tr["flush_initiated"]
+# A flush before the mm's ASID went global, or one finishing its
+# transition, is a flush_multi(): only those may IPI or run flush_tlb_func.
+# The counters of a round are read while the tasks run, so each of the 4
+# initiators may have one such flush in flight across the round's start.
+inflight = 4
+check(fl > 0 and tr["invlpgb"] == tr["tlbsync"] and fl - tr["flush_multi"] <= tr["invlpgb"] <= fl
+      and tr["flush_multi"] <= 0.01 * fl
+      and tr["flush_tlb_func"] <= 4 * (tr["flush_multi"] + inflight)
+      and tr["ipi_sent"] <= 3 * (tr["flush_multi"] + inflight),
+      "latest --invlpgb: an INVLPGB and a TLBSYNC per flush; IPIs and flush_tlb_func only "
+      "in flush_multi(): %s" % tr)
 check((r.value("global_asid", tasks=4, policy="latest") or 0) >= 6, "latest --invlpgb: a global ASID")
 check(per_flush(r, "invlpgb", "v6.14") == 0 and per_flush(r, "ipi_sent", "v6.14") > 0 and
       per_flush(r, "flush_tlb_func", "v6.14") == 4, "v6.14 --invlpgb: IPIs, 4 flush_tlb_func per flush")
