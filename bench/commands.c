@@ -11,6 +11,8 @@
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
 	bench_page_fault3_ops;
 extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs;
+/* Tools on the one parser, each defined in its own file. */
+extern const struct bench bench_transport;
 
 int bench_cmp_dirs_main(int argc, char **argv);
 int bench_sweep_main(int argc, char **argv);
@@ -20,7 +22,6 @@ int bench_soak_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
-int bench_transport_main(int argc, char **argv);
 int bench_scale_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
 
@@ -57,8 +58,6 @@ LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual unde
        "model)", false);
 LEGACY(soak, bench_soak_main,
        "threaded soak: mixed workloads, oversubscribed, oracle + watchdog", false);
-LEGACY(transport, bench_transport_main,
-       "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", false);
 LEGACY(scale, bench_scale_main,
        "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", false);
 LEGACY(versions, bench_versions_main,
