@@ -12,7 +12,7 @@ extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_
 	bench_page_fault3_ops;
 extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs;
 /* Tools on the one parser, each defined in its own file. */
-extern const struct bench bench_transport;
+extern const struct bench bench_transport, bench_scale;
 
 int bench_cmp_dirs_main(int argc, char **argv);
 int bench_sweep_main(int argc, char **argv);
@@ -22,7 +22,6 @@ int bench_soak_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
-int bench_scale_main(int argc, char **argv);
 int bench_versions_main(int argc, char **argv);
 
 #define WIS(n, what)								\
@@ -58,8 +57,6 @@ LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual unde
        "model)", false);
 LEGACY(soak, bench_soak_main,
        "threaded soak: mixed workloads, oversubscribed, oracle + watchdog", false);
-LEGACY(scale, bench_scale_main,
-       "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", false);
 LEGACY(versions, bench_versions_main,
        "print docs/versions.md: choices, their commits and releases, profiles per arch", false);
 LEGACY(compare, bench_cmp_dirs_main,
