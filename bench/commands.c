@@ -12,7 +12,7 @@ extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_
 	bench_page_fault3_ops;
 extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs;
 /* Tools on the one parser, each defined in its own file. */
-extern const struct bench bench_transport, bench_scale, bench_soak;
+extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions;
 
 int bench_cmp_dirs_main(int argc, char **argv);
 int bench_sweep_main(int argc, char **argv);
@@ -21,7 +21,6 @@ int bench_explore_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
-int bench_versions_main(int argc, char **argv);
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -54,8 +53,6 @@ LEGACY(reclaim, bench_reclaim_main,
        "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", false);
 LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual under a memory "
        "model)", false);
-LEGACY(versions, bench_versions_main,
-       "print docs/versions.md: choices, their commits and releases, profiles per arch", false);
 LEGACY(compare, bench_cmp_dirs_main,
        "compare results directories: change, 95% CI, Welch's p per metric", true);
 LEGACY(sweep, bench_sweep_main,
