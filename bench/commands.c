@@ -12,11 +12,10 @@ extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_
 	bench_page_fault3_ops;
 extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs;
 /* Tools on the one parser, each defined in its own file. */
-extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions;
+extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
+	bench_merge;
 
 int bench_cmp_dirs_main(int argc, char **argv);
-int bench_sweep_main(int argc, char **argv);
-int bench_merge_main(int argc, char **argv);
 int bench_explore_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
@@ -55,9 +54,6 @@ LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual unde
        "model)", false);
 LEGACY(compare, bench_cmp_dirs_main,
        "compare results directories: change, 95% CI, Welch's p per metric", true);
-LEGACY(sweep, bench_sweep_main,
-       "print one tlbgen-bench command per cell (GNU parallel, Slurm array)", true);
-LEGACY(merge, bench_merge_main, "merge the results directories of a sweep into one", true);
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
