@@ -90,6 +90,9 @@ struct bench_policy {
 /* What the shared options set (bench/env.c), for the whole run. */
 struct bench_env {
 	const struct bench *cmd;
+	const struct bench *const *commands;	/* the registry, NULL-terminated (set by
+						 * the driver: a tool lists commands
+						 * without calling up into commands.c) */
 	struct bench_policy pol[BENCH_MAX_POLICIES];
 	unsigned int npol;
 	unsigned int modes;		/* BENCH_M_*; 0: the command's default */

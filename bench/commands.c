@@ -12,18 +12,15 @@ extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_
 	bench_page_fault3_ops;
 extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, bench_jobs,
 	bench_replay;
+/* Tools on the one parser, each defined in its own file. */
+extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
+	bench_merge;
 
 int bench_cmp_dirs_main(int argc, char **argv);
-int bench_sweep_main(int argc, char **argv);
-int bench_merge_main(int argc, char **argv);
 int bench_explore_main(int argc, char **argv);
-int bench_soak_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
-int bench_transport_main(int argc, char **argv);
-int bench_scale_main(int argc, char **argv);
-int bench_versions_main(int argc, char **argv);
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -56,19 +53,8 @@ LEGACY(reclaim, bench_reclaim_main,
        "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", false);
 LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual under a memory "
        "model)", false);
-LEGACY(soak, bench_soak_main,
-       "threaded soak: mixed workloads, oversubscribed, oracle + watchdog", false);
-LEGACY(transport, bench_transport_main,
-       "threaded runtime: IPI / 1-target flush round trips vs cacheline ping-pong", false);
-LEGACY(scale, bench_scale_main,
-       "stepped mode at 64..8192 CPUs: shootdown cost per delivery style, creation", false);
-LEGACY(versions, bench_versions_main,
-       "print docs/versions.md: choices, their commits and releases, profiles per arch", false);
 LEGACY(compare, bench_cmp_dirs_main,
        "compare results directories: change, 95% CI, Welch's p per metric", true);
-LEGACY(sweep, bench_sweep_main,
-       "print one tlbgen-bench command per cell (GNU parallel, Slurm array)", true);
-LEGACY(merge, bench_merge_main, "merge the results directories of a sweep into one", true);
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,

@@ -144,8 +144,10 @@ int bench_opt_parse(const struct bench *cmd, int argc, char **argv, int *nargs,
 		} else if (opt >= 256) {
 			o = t->row[opt - 256];
 		} else {
-			for (unsigned int i = 0; i < t->n && !o; i++)
-				if (t->row[i]->key == opt)
+			/* A command's own -X before a shared -X it does not take. */
+			for (unsigned int i = 0; i < t->n; i++)
+				if (t->row[i]->key == opt &&
+				    (!o || (o->shared && !(o->shared & cmd->shared))))
 					o = t->row[i];
 		}
 		if (!o) {

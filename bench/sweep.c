@@ -7,45 +7,72 @@
  *                                   into one that `compare` reads.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench.h"
 #include "archive.h"
-#include "commands.h"
 #include "common.h"
+#include "env.h"
 #include "output.h"
 #include "results.h"
+#include "run.h"
 
 /* sweep ---------------------------------------------------------------------- */
 
-static void sweep_usage(FILE *f)
+/* bench/plugin.c: dlopen() PATH, which registers user policies. */
+int bench_plugin_load(const char *path);
+
+static struct {
+	bool emit;
+	const char *wls[16];
+	unsigned int nwl;
+	const char *base, *bench;
+} sw = { .base = "tlbgen-sweep", .bench = "tlbgen-bench" };
+
+/* An op-based workload of the registry (the generic runners run it), from
+ * the driver's table: the registry is above the commands it lists. */
+static const struct bench *find_workload(const char *name)
 {
-	fprintf(f,
-"usage: tlbgen-bench sweep --emit [options] [-- WORKLOAD-OPTIONS...]\n"
-"\n"
-"Prints one tlbgen-bench command per cell of workload x policy x mode x\n"
-"tasks, each keeping its results in its own directory under --out-base, for\n"
-"GNU parallel (locally, or on several machines with --sshloginfile) or a\n"
-"Slurm array (line $SLURM_ARRAY_TASK_ID). Then `tlbgen-bench merge` the\n"
-"cells' directories into one and `tlbgen-bench compare` it. Run the same list\n"
-"on each machine model to compare machines: meta.json keeps every host.\n"
-"\n"
-"options:\n"
-"  --emit             print the commands (the only action so far)\n"
-"  -w, --workload W   tlb_flush1 (default), tlb_flush2, tlb_flush3, page_fault3\n"
-"                     (repeatable)\n"
-"  -p, --policy SPEC  repeatable; default v5.17 and v6.0\n"
-"  -t, --tasks LIST   task counts, e.g. 1,2,4 (default 1)\n"
-"  -m, --mode MODE    threads (default), processes or both (one cell each)\n"
-"      --out-base DIR where the cells' directories go (default tlbgen-sweep)\n"
-"      --bench PATH   the tlbgen-bench to run (default tlbgen-bench)\n"
-"  -h, --help         this text\n"
-"Arguments after '--' are passed to every cell (e.g. -- -r 3 -d 200).\n"
-"Exit: 0 printed, 2 bad arguments.\n");
+	for (const struct bench *const *c = bench_env()->commands; c && *c; c++)
+		if ((*c)->ops && !strcmp((*c)->name, name))
+			return *c;
+	return NULL;
 }
+
+static int opt_workload(const char *opt, const char *arg)
+{
+	const struct bench *w = find_workload(arg);
+
+	if (sw.nwl >= 16) {
+		fprintf(stderr, "tlbgen-bench sweep: %s: at most 16 workloads\n", opt);
+		return -EINVAL;
+	}
+	if (!w) {
+		fprintf(stderr, "tlbgen-bench sweep: %s: '%s' is not a workload; the workloads:",
+			opt, arg);
+		for (const struct bench *const *c = bench_env()->commands; c && *c; c++)
+			if ((*c)->ops)
+				fprintf(stderr, " %s", (*c)->name);
+		fputc('\n', stderr);
+		return -EINVAL;
+	}
+	sw.wls[sw.nwl++] = w->name;
+	return 0;
+}
+
+static const struct bench_opt sweep_opts[] = {
+	{ .name = "emit", .type = BOPT_FLAG, .dst = &sw.emit,
+	  .help = "print the commands (the only action so far)" },
+	{ .name = "workload", .key = 'w', .arg = "W", .type = BOPT_FN, .fn = opt_workload,
+	  .help = "tlb_flush1 (default), tlb_flush2, tlb_flush3, page_fault3\n(repeatable)" },
+	{ .name = "out-base", .arg = "DIR", .type = BOPT_STR, .dst = &sw.base,
+	  .help = "where the cells' directories go (default tlbgen-sweep)" },
+	{ .name = "bench", .arg = "PATH", .type = BOPT_STR, .dst = &sw.bench,
+	  .help = "the tlbgen-bench to run (default tlbgen-bench)" },
+	BENCH_OPT_END,
+};
 
 /* A shell word: single-quoted, with ' as '\''. */
 static void shell_word(const char *s)
@@ -81,149 +108,120 @@ static void safe_name(char *dst, size_t len, const char *s)
 	dst[i] = 0;
 }
 
-static int parse_counts(const char *arg, unsigned int *out, unsigned int max, unsigned int *n)
+/* The cells' own --plugin PATH (after '--'): loaded here too, so that their
+ * policies are checked before any cell runs. */
+static int load_cell_plugins(const struct bench_env *e)
 {
-	char *copy = strdup(arg), *save = NULL;
-	int err = 0;
+	for (int i = 0; i < e->nargs; i++) {
+		const char *a = e->args[i];
 
-	*n = 0;
-	if (!copy)
-		return -ENOMEM;
-	for (char *tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= max)
-			err = -EINVAL;
-		else
-			err = bench_parse_uint("--tasks", tok, 1, TLBGEN_MAX_CPUS, &out[(*n)++]);
-	}
-	free(copy);
-	return err || !*n ? -EINVAL : 0;
-}
-
-int bench_sweep_main(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "emit", no_argument, NULL, 'e' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "tasks", required_argument, NULL, 't' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "out-base", required_argument, NULL, 'o' },
-		{ "bench", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *wls[16], *pols[16], *modes[2] = { "threads", NULL };
-	const char *base = "tlbgen-sweep", *bench = "tlbgen-bench";
-	unsigned int nwl = 0, npol = 0, tasks[256] = { 1 }, ntasks = 1, nmodes = 1;
-	bool emit = false;
-	int opt;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:p:t:m:h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'e':
-			emit = true;
-			break;
-		case 'w':
-			if (nwl >= 16 || !bench_find(optarg) || !bench_find(optarg)->ops) {
-				fprintf(stderr, "tlbgen-bench sweep: --workload: '%s' is not a "
-					"workload; the workloads:", optarg);
-				for (const struct bench *const *c = bench_commands; *c; c++)
-					if ((*c)->ops)
-						fprintf(stderr, " %s", (*c)->name);
-				fputc('\n', stderr);
-				return 2;
-			}
-			wls[nwl++] = optarg;
-			break;
-		case 'p':
-			if (npol >= 16) {
-				fprintf(stderr, "tlbgen-bench sweep: at most 16 --policy\n");
-				return 2;
-			}
-			pols[npol++] = optarg;
-			break;
-		case 't':
-			if (parse_counts(optarg, tasks, 256, &ntasks))
-				return 2;
-			break;
-		case 'm':
-			if (!strcmp(optarg, "threads") || !strcmp(optarg, "processes")) {
-				modes[0] = optarg;
-				nmodes = 1;
-			} else if (!strcmp(optarg, "both")) {
-				modes[0] = "threads";
-				modes[1] = "processes";
-				nmodes = 2;
-			} else {
-				fprintf(stderr, "tlbgen-bench sweep: --mode: '%s' is not threads, "
-					"processes or both\n", optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			base = optarg;
-			break;
-		case 'b':
-			bench = optarg;
-			break;
-		case 'h':
-			sweep_usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "tlbgen-bench sweep: see tlbgen-bench sweep --help\n");
-			return 2;
+		if (!strcmp(a, "--plugin") && i + 1 < e->nargs) {
+			if (bench_plugin_load(e->args[++i]))
+				return -EINVAL;
+		} else if (!strncmp(a, "--plugin=", 9) && bench_plugin_load(a + 9)) {
+			return -EINVAL;
 		}
 	}
-	if (!emit) {
-		fprintf(stderr, "tlbgen-bench sweep: --emit is required (it prints the commands)\n");
-		return 2;
-	}
-	if (!nwl)
-		wls[nwl++] = "tlb_flush1";
-	if (!npol) {
-		pols[npol++] = "v5.17";
-		pols[npol++] = "v6.0";
-	}
-	for (unsigned int w = 0; w < nwl; w++)
-		for (unsigned int p = 0; p < npol; p++)
-			for (unsigned int m = 0; m < nmodes; m++)
-				for (unsigned int t = 0; t < ntasks; t++) {
-					char pol[160], dir[4096];
-
-					safe_name(pol, sizeof(pol), pols[p]);
-					snprintf(dir, sizeof(dir), "%s/%s-%s-%s-t%u", base, wls[w],
-						 pol, modes[m], tasks[t]);
-					shell_word(bench);
-					fputs(" --out ", stdout);
-					shell_word(dir);
-					printf(" %s -p ", wls[w]);
-					shell_word(pols[p]);
-					printf(" -m %s -t %u", modes[m], tasks[t]);
-					for (int i = optind; i < argc; i++) {
-						putchar(' ');
-						shell_word(argv[i]);
-					}
-					putchar('\n');
-				}
 	return 0;
 }
 
+/* Every workload runs in every mode asked for, or it is refused by name. */
+static int check_modes(unsigned int modes)
+{
+	for (unsigned int w = 0; w < sw.nwl; w++) {
+		const struct bench *c = find_workload(sw.wls[w]);
+
+		for (unsigned int m = BENCH_M_STEPPED; m <= BENCH_M_VIRTUAL; m <<= 1)
+			if ((modes & m) && !(c->modes & m)) {
+				fprintf(stderr, "tlbgen-bench sweep: --mode %s: %s does not run "
+					"in it\n", bench_mode_name(m), c->name);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+static void emit(const struct bench_env *e, const char *wl, const struct bench_policy *pol,
+		 unsigned int mode, unsigned int tasks)
+{
+	char pname[160], dir[4096];
+
+	safe_name(pname, sizeof(pname), pol->label);
+	snprintf(dir, sizeof(dir), "%s/%s-%s-%s-t%u", sw.base, wl, pname, bench_mode_name(mode),
+		 tasks);
+	shell_word(sw.bench);
+	fputs(" --out ", stdout);
+	shell_word(dir);
+	printf(" %s -p ", wl);
+	shell_word(pol->label);
+	printf(" --mode %s -t %u", bench_mode_name(mode), tasks);
+	if (e->shapes)
+		printf(" --shape %s", e->shapes == BENCH_M_THREADED ? "both"
+							     : bench_mode_name(e->shapes));
+	for (int i = 0; i < e->nargs; i++) {
+		putchar(' ');
+		shell_word(e->args[i]);
+	}
+	putchar('\n');
+}
+
+static int sweep_run(struct bench_env *e)
+{
+	static const char *const defs[] = { "v5.17", "v6.0", NULL };
+	unsigned int modes;
+
+	if (!sw.emit) {
+		fprintf(stderr, "tlbgen-bench sweep: --emit is required (it prints the commands)\n");
+		return 2;
+	}
+	if (!sw.nwl && opt_workload("--workload", "tlb_flush1"))
+		return 2;
+	modes = bench_modes(e);
+	if (!modes || check_modes(modes) || load_cell_plugins(e) || bench_env_policies(e, defs))
+		return 2;
+	if (!e->nthreads)
+		e->threads[e->nthreads++] = 1;
+	for (unsigned int w = 0; w < sw.nwl; w++)
+		for (unsigned int p = 0; p < e->npol; p++)
+			for (unsigned int m = BENCH_M_STEPPED; m <= BENCH_M_VIRTUAL; m <<= 1)
+				for (unsigned int t = 0; (modes & m) && t < e->nthreads; t++)
+					emit(e, sw.wls[w], &e->pol[p], m, e->threads[t]);
+	return 0;
+}
+
+const struct bench bench_sweep = {
+	.name = "sweep",
+	.summary = "print one tlbgen-bench command per cell (GNU parallel, Slurm array)",
+	.help = "With --emit, one tlbgen-bench command per cell of workload x policy x mode\n"
+		"x tasks, each keeping its results in its own directory under --out-base,\n"
+		"for GNU parallel (locally, or on several machines with --sshloginfile) or a\n"
+		"Slurm array (line $SLURM_ARRAY_TASK_ID). Then `tlbgen-bench merge` the\n"
+		"cells' directories into one and `tlbgen-bench compare` it. Run the same list\n"
+		"on each machine model to compare machines: meta.json keeps every host.\n"
+		"-p (default v5.17 and v6.0), -t (default 1) and --mode (default threads;\n"
+		"a cell per mode) are the cells' own, checked here; --shape goes to every\n"
+		"cell. Arguments after '--' are passed to every cell (e.g. -- -r 3 -d 200);\n"
+		"a plugin the cells need goes there (-- --plugin PATH), and is loaded here\n"
+		"too to check its policies. Exit: 0 printed, 2 bad arguments.\n",
+	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_THREADS,
+	.modes = BENCH_M_ALL,
+	.default_modes = BENCH_M_THREADS,
+	.opts = sweep_opts,
+	.run = sweep_run,
+	.tool = true,
+	.args = true,
+};
+
 /* merge ----------------------------------------------------------------------- */
 
-static void merge_usage(FILE *f)
-{
-	fprintf(f,
-"usage: tlbgen-bench merge --out DIR SRC_DIR...\n"
-"\n"
-"Merges results directories (the cells of a sweep, or repeated runs) into\n"
-"DIR: results.json holds every metric of every source; a metric present in\n"
-"several sources (same name and parameters) gets all their samples, its\n"
-"statistic the mean of them. meta.json keeps each source's host, date and\n"
-"command line, and the union of the policies.\n"
-"Exit: 0 merged; 1 a source is not a readable results directory or DIR\n"
-"cannot be written; 2 bad arguments.\n");
-}
+static const char *merge_out;
+
+static const struct bench_opt merge_opts[] = {
+	{ .name = "out", .key = 'o', .arg = "DIR", .type = BOPT_STR, .dst = &merge_out,
+	  .help = "the merged directory (created, or an existing one: its meta.json\n"
+		  "and results.json are replaced)" },
+	BENCH_OPT_END,
+};
 
 /* Add metric m (a copy) to `metrics`, or its samples to the metric of the same key. */
 static void merge_metric(json_t *metrics, json_t *index, json_t *m)
@@ -273,33 +271,14 @@ static int write_doc(json_t *doc, const char *dir, const char *name)
 	return bench_json_dump(doc, path);
 }
 
-int bench_merge_main(int argc, char **argv)
+static int merge_run(struct bench_env *e)
 {
-	static const struct option lo[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL;
+	const char *out = merge_out;
 	char workload[64] = "";
 	json_t *metrics, *index, *sources, *pols, *meta, *results;
-	int opt, ret = 0;
+	int ret = 0;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			merge_usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "tlbgen-bench merge: see tlbgen-bench merge --help\n");
-			return 2;
-		}
-	}
-	if (!out || optind >= argc) {
+	if (!out || !e->nargs) {
 		fprintf(stderr, "tlbgen-bench merge: needs --out DIR and at least one source "
 			"directory; usage: tlbgen-bench merge --out DIR SRC_DIR...\n");
 		return 2;
@@ -313,18 +292,18 @@ int bench_merge_main(int argc, char **argv)
 	sources = json_array();
 	pols = json_array();
 	meta = NULL;
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < e->nargs; i++) {
 		struct archive a;
 		json_t *m, *p;
 		size_t k;
 
-		if (archive_load(&a, argv[i])) {
+		if (archive_load(&a, e->args[i])) {
 			ret = 1;
 			continue;
 		}
 		json_array_foreach(json_object_get(a.results, "metrics"), k, m)
 			merge_metric(metrics, index, m);
-		json_array_append_new(sources, json_pack("{s:s,s:O,s:O,s:O,s:O}", "dir", argv[i],
+		json_array_append_new(sources, json_pack("{s:s,s:O,s:O,s:O,s:O}", "dir", e->args[i],
 						 "host", json_object_get(a.meta, "host"),
 						 "date", json_object_get(a.meta, "date"),
 						 "command_line",
@@ -361,7 +340,7 @@ int bench_merge_main(int argc, char **argv)
 		if (write_doc(meta, out, "meta.json") || write_doc(results, out, "results.json"))
 			ret = 1;
 		else
-			printf("merged %d directories, %zu metrics: %s/\n", argc - optind,
+			printf("merged %d directories, %zu metrics: %s/\n", e->nargs,
 			       json_array_size(metrics), out);
 		json_decref(results);
 	} else {
@@ -375,3 +354,19 @@ int bench_merge_main(int argc, char **argv)
 	json_decref(index);
 	return ret;
 }
+
+const struct bench bench_merge = {
+	.name = "merge",
+	.summary = "merge the results directories of a sweep into one",
+	.help = "tlbgen-bench merge --out DIR SRC_DIR... merges results directories (the\n"
+		"cells of a sweep, or repeated runs) into DIR: results.json holds every\n"
+		"metric of every source; a metric present in several sources (same name and\n"
+		"parameters) gets all their samples, its statistic the mean of them.\n"
+		"meta.json keeps each source's host, date and command line, and the union\n"
+		"of the policies. Exit: 0 merged; 1 a source is not a readable results\n"
+		"directory or DIR cannot be written; 2 bad arguments.\n",
+	.opts = merge_opts,
+	.run = merge_run,
+	.tool = true,
+	.args = true,
+};

@@ -141,6 +141,7 @@ static int run_command(const struct bench *cmd, int argc, char **argv, int full_
 		return err && !ret ? 1 : ret;
 	}
 	e->cmd = cmd;
+	e->commands = bench_commands;
 	ret = bench_opt_parse(cmd, argc, argv, &e->nargs, &e->given);
 	e->args = argv + 1;
 	if (!ret && e->json && !strcmp(e->json, "-") && !(json_out = json_to_stdout()))

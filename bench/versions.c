@@ -107,25 +107,11 @@ static void print_choice(const char *name)
 	}
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: tlbgen-bench versions\n"
-		   "  prints docs/versions.md: every choice, the commit and first release of\n"
-		   "  each value, and each built-in profile's setting per architecture\n");
-}
-
-int bench_versions_main(int argc, char **argv)
+static int versions_run(struct bench_env *e)
 {
 	struct table t = { 0 };
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc != 1) {
-		usage(stderr);
-		return 2;
-	}
+	(void)e;
 	if (load(&t)) {
 		fprintf(stderr, "versions: cannot load the profiles\n");
 		unload(&t);
@@ -152,3 +138,12 @@ int bench_versions_main(int argc, char **argv)
 	unload(&t);
 	return 0;
 }
+
+const struct bench bench_versions = {
+	.name = "versions",
+	.summary = "print docs/versions.md: choices, their commits and releases, profiles per arch",
+	.help = "Prints docs/versions.md: every choice, the kernel commit and first release of\n"
+		"each value, and each built-in profile's setting per architecture (the test\n"
+		"versions-doc compares it with the committed file). It takes no options.\n",
+	.run = versions_run,
+};

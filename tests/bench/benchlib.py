@@ -46,6 +46,18 @@ class Run:
                 with open(path) as f:
                     setattr(self, name, json.load(f))
 
+    @classmethod
+    def of_dir(cls, path):
+        """The documents of a results directory another process kept."""
+        self = cls.__new__(cls)
+        self.dir, self.results, self.meta = path, None, None
+        for name in ("results", "meta"):
+            f = os.path.join(path, name + ".json")
+            if os.path.exists(f):
+                with open(f) as fp:
+                    setattr(self, name, json.load(fp))
+        return self
+
     def metrics(self, name, **params):
         """Every metric `name` whose params include `params`."""
         return [m for m in (self.results or {}).get("metrics", [])

@@ -54,9 +54,12 @@ run lazy -f 200
 run tlbie --iters 2
 run pagefault --rounds 1 --loops 1 --pages 128
 run explore --seeds 20
-run soak --seconds 1 --round 1
+run soak --seconds 1 --round 1 -p v6.0 --watchdog-ms 10000
 run scale --max-cpus 128 --reps 1 --targets 2000
 run reclaim --mode stepped --rounds 1
+# A command that records no figure keeps no directory.
+"$bench" --out "$tmp/versions" versions >/dev/null 2>&1 || { echo "FAIL: versions: exit $?"; fail=1; }
+[ -e "$tmp/versions" ] && { echo "FAIL: versions kept a results directory"; fail=1; }
 
 # The default run's plot and per-policy CSV files are in its directory.
 for f in throughput.svg tlb_flush1-v5_17.csv tlb_flush1-v6_0.csv; do

@@ -32,6 +32,20 @@ check_number() { # workload, option, value
 	fi
 	rm -f "${TMPDIR:-/tmp}/bba.$$"
 }
+# A refusal: exit 2, and stderr says what was refused (a fixed string).
+check_msg() { # description, string, args...
+	what=$1 want=$2; shift 2
+	"$bench" "$@" >/dev/null 2>"${TMPDIR:-/tmp}/bba.$$"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		echo "FAIL: tlbgen-bench $* ($what): exit $rc, want 2"; fail=1
+	elif ! grep -qF -e "$want" "${TMPDIR:-/tmp}/bba.$$"; then
+		echo "FAIL: tlbgen-bench $* ($what): no '$want' on stderr:"; cat "${TMPDIR:-/tmp}/bba.$$"; fail=1
+	else
+		echo "ok: tlbgen-bench $* -> 2: $(head -n 1 "${TMPDIR:-/tmp}/bba.$$")"
+	fi
+	rm -f "${TMPDIR:-/tmp}/bba.$$"
+}
 check "unknown option" --no-such-option
 check "unknown workload" no-such-workload
 check "explore: unknown option" explore --no-such-option
@@ -76,5 +90,33 @@ check_number sweep --tasks 1x
 check "sweep without --emit" sweep
 check "compare: one directory" compare .
 check "merge without --out" merge .
+check "merge without a source" merge --out "${TMPDIR:-/tmp}/bba-merge.$$"
+[ -e "${TMPDIR:-/tmp}/bba-merge.$$" ] && { echo "FAIL: merge without a source created its --out"; fail=1; }
+
+# The tools on the one parser: their own numbers, the shared options they
+# take, and the modes and policies they cannot run.
+check_number transport --rounds 1001
+check_number scale --reps 65
+check_number scale --targets 2k
+check_number scale --max-cpus 32
+check_number scale --seed 0
+check_number soak --seed -3
+check_number soak --round 0
+check_number soak --watchdog-ms 1.5
+check_number soak --hang-seconds ""
+check_number sweep -t 0
+check_msg "transport: no stepped mode" "--mode stepped has no meaning" transport --mode stepped
+check_msg "transport: no policies" "takes no --policy" transport -p v6.0
+check_msg "scale: stepped only" "--mode threads has no meaning" scale --mode threads
+check_msg "scale: one policy" "-p latest: one policy only" scale -p v6.0 -p latest
+check_msg "scale: unknown policy" "unknown profile 'nosuch'" scale -p nosuch
+check_msg "scale: one mm" "--shape processes" scale --shape processes
+check_msg "soak: threads only" "--mode virtual has no meaning" soak --mode virtual
+check_msg "soak: a bad choice" "mm_tlb_gen_read" soak -p v6.0:mm_tlb_gen_read=sometimes
+check_msg "versions: no options" "takes no --seed" versions --seed 1
+check_msg "sweep: not a workload" "'lazy' is not a workload" sweep --emit -w lazy
+check_msg "sweep: a bad mode" "'sometimes' is not one of" sweep --emit --mode sometimes
+check_msg "sweep: no warm-up of its own" "takes no --warmup" sweep --emit --warmup 1
+check_msg "merge: unknown option" "--no-such: is not an option" merge --no-such --out x y
 check "--out without a directory" lazy --out
 exit $fail
