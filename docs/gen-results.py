@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """docs/gen-results.py - the measured tables of docs/seeds.md and
-docs/performance.md, generated from the committed reference runs under
+docs/performance.md and docs/replay.md, generated from the committed reference runs under
 docs/reference/ (each a tlbgen-bench results directory: results.json and
 meta.json). The prose around the tables is written by hand; each table sits
 between markers naming its run and how to draw it:
@@ -22,9 +22,12 @@ KIND is one of:
            the seed's figures and the model's error where the run has them;
            the interval an estimate's range puts on a figure where it has one
   counts   a row per task count and policy: the per-op/per-flush counters
-           named by cols=a,b,c (stepped mode, the MESI account)
+           named by cols=a,b,c (the MESI account, flush_tlb_func's calls);
+           threads=a,b keeps those task counts only
   replay   per profile: agreement overall and per tlb_flush reason
   metrics  one row per metric named by cols=, with params as columns
+  pivot    metric=NAME rows=PARAM by=PARAM: a row per value of one param, a
+           column per value of the other (fmt= a Python format, default .4g)
 Every number comes from results.json; nothing here measures or computes a
 figure the run did not record, except the formatting.
 """
@@ -37,7 +40,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REF = os.path.join(ROOT, "docs", "reference")
-DOCS = [os.path.join(ROOT, "docs", d) for d in ("seeds.md", "performance.md")]
+DOCS = [os.path.join(ROOT, "docs", d) for d in ("seeds.md", "performance.md", "replay.md")]
 BLOCK = re.compile(r"(<!-- BEGIN reference (\S+) (\S+)((?: \S+=\S+)*) -->\n)(.*?)(<!-- END reference -->)",
                    re.S)
 
@@ -59,8 +62,19 @@ def find(metrics, name, **params):
     return None
 
 
-def policies(meta):
-    return [p["label"] for p in meta.get("policies", [])]
+def policies(meta, metrics=()):
+    """The run's policies in its order: meta.json's labels, or where a preset
+    names its columns itself (seed 000's base/+patch), the order in which
+    results.json first names them."""
+    labels = [p["label"] for p in meta.get("policies", [])]
+    named = []
+    for m in metrics:
+        p = m["params"].get("policy")
+        if p is not None and p not in named:
+            named.append(p)
+    if not named or all(l in named for l in labels):
+        return labels
+    return named
 
 
 def num(v, fmt="{:.0f}"):
@@ -95,7 +109,7 @@ def rows_of(metrics, key):
 
 
 def vtable(metrics, meta, opts):
-    pols = policies(meta)
+    pols = policies(meta, metrics)
     wl = opts.get("workload")
     sel = {"mode": "virtual"}
     if wl:
@@ -137,10 +151,13 @@ def vtable(metrics, meta, opts):
 
 def counts(metrics, meta, opts):
     cols = opts["cols"].split(",")
-    pols = policies(meta)
+    pols = policies(meta, metrics)
     head = ["tasks", "policy"] + cols
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    only = opts.get("threads")
     for t in rows_of([m for m in metrics if m["name"] == cols[0]], "threads"):
+        if only and str(t) not in only.split(","):
+            continue
         for p in pols:
             row = [str(t), p] + [num(find(metrics, c, threads=t, policy=p), "{:.3f}") for c in cols]
             out.append("| " + " | ".join(row) + " |")
@@ -187,7 +204,29 @@ def metrics_table(metrics, meta, opts):
     return "\n".join(out) + "\n"
 
 
-KINDS = {"vtable": vtable, "counts": counts, "replay": replay, "metrics": metrics_table}
+def pivot(metrics, meta, opts):
+    name, rk, ck = opts["metric"], opts["rows"], opts["by"]
+    fmt = "{:" + opts.get("fmt", ".4g") + "}"
+    ms = [m for m in metrics if m["name"] == name]
+    rows = sorted({m["params"][rk] for m in ms if rk in m["params"]}, key=lambda v: (str(type(v)), v))
+    cols = []
+    for m in ms:
+        v = m["params"].get(ck)
+        if v is not None and v not in cols:
+            cols.append(v)
+    unit = ms[0].get("unit", "") if ms else ""
+    head = [f"{rk} \\ {ck}"] + [str(c) for c in cols]
+    out = [f"{name} ({unit})", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        row = [str(r)]
+        for c in cols:
+            v = next((m.get("value") for m in ms if m["params"].get(rk) == r and m["params"].get(ck) == c), None)
+            row.append(num(v, fmt))
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out) + "\n"
+
+
+KINDS = {"pivot": pivot, "vtable": vtable, "counts": counts, "replay": replay, "metrics": metrics_table}
 
 
 def render(text):
