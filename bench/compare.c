@@ -102,7 +102,8 @@ const struct bench bench_compare = {
 	.name = "compare",
 	.summary = "compare results directories: the change of each metric, its 95% CI and "
 		   "Welch's p",
-	.help = "Compares results directories (tlbgen-bench --out DIR, or merge), from one\n"
+	.help = "usage: tlbgen-bench compare [options] DIR_A DIR_B [DIR_C...]\n"
+		"Compares results directories (tlbgen-bench --out DIR, or merge), from one\n"
 		"machine or several. DIR_A is the baseline. Metrics pair across directories\n"
 		"by name and params. Each side's figure is the mean of its independent\n"
 		"samples: a round's mean for samples taken several to a round (will-it-scale's\n"
