@@ -162,17 +162,18 @@ static void print_summary(FILE *f, json_t *doc, size_t d)
 									       "better"));
 		json_t *shared, *x;
 		size_t j;
-		char lab[400];
+		char lab[400], n_ab[16];
 
 		if (!json_is_true(json_object_get(m, "headline")) || json_object_get(done, name))
 			continue;
 		json_object_set_new(done, name, json_true());
 		shared = shared_params(metrics, name);
 		params_label(lab, sizeof(lab), shared, NULL);
-		fprintf(f, "\n%s (%s%s%s)%s%s\n", name, str(m, "unit"), better ? ", " : "",
-			better ? better : "", *lab ? ", " : "", lab);
+		snprintf(n_ab, sizeof(n_ab), "n A/%s", str(dir, "tag"));
+		fprintf(f, "\n%s (%s%s%s%s)%s%s\n", name, str(m, "unit"), better ? ", " : "",
+			better ? better : "", better ? " is better" : "", *lab ? ", " : "", lab);
 		fprintf(f, "  %-34s %12s %12s %9s %22s %8s %11s\n", "", "A", str(dir, "tag"),
-			"change", "95% CI", "p", "n A/B");
+			"change", "95% CI", "p", n_ab);
 		json_array_foreach(metrics, j, x) {
 			json_t *c = json_array_get(json_object_get(x, "changes"), d - 1);
 			char a[32], b[32];
@@ -266,8 +267,8 @@ static void print_all(FILE *f, json_t *doc)
 	}
 	fprintf(f, "\nall metrics:\n%-*s %12s", width, "metric", "A");
 	for (size_t d = 1; d < ndirs; d++)
-		fprintf(f, " | %12c %9s %22s %8s %11s", (char)('A' + (d < 26 ? d : 25)), "change",
-			"95% CI", "p", "n A/B");
+		fprintf(f, " | %12c %9s %22s %8s %9s/%c", (char)('A' + (d < 26 ? d : 25)), "change",
+			"95% CI", "p", "n A", (char)('A' + (d < 26 ? d : 25)));
 	fprintf(f, " | unit\n");
 	json_array_foreach(metrics, i, m) {
 		metric_label(lab, sizeof(lab), m);
