@@ -19,11 +19,14 @@
 #include "compare.h"
 
 /* The figures a workload is run for: the summary's rows when no --metric
- * is given (threaded and virtual throughput, seed 002's cost per page,
- * the transport's round trip, replay's agreement with the kernel). */
+ * is given (threaded and virtual throughput, the stepped MESI account's
+ * cacheline transfers, lazy TLB's stale IPIs, seed 002's cost per page,
+ * seed 004's modelled cost, the transport's round trip, scale's
+ * shootdown, replay's agreement with the kernel). */
 static const char *const headline_names[] = {
-	"ops_per_sec", "virtual_ops_per_sec", "threaded_ops_per_sec", "ns_per_page",
-	"ns_per_round_trip", "agreement", NULL,
+	"ops_per_sec", "virtual_ops_per_sec", "threaded_ops_per_sec", "transfers_per_flush",
+	"stale_ipis_per_flush", "ns_per_page", "sum_us_per_iteration", "ns_per_round_trip",
+	"ns_per_shootdown", "agreement", NULL,
 };
 
 static json_t *num(double v)
@@ -226,7 +229,8 @@ static int collect(json_t *out, json_t *index, json_t **found, const struct arch
 
 /* The headline: --metric's names, else the figures a workload is run for,
  * else (a workload with none of them) every figure with a direction and
- * more than one sample in the baseline. */
+ * more than one sample in the baseline, else every figure with a
+ * direction. */
 static void mark_headline(json_t *metrics, size_t nnames)
 {
 	json_t *e;
@@ -249,9 +253,15 @@ static void mark_headline(json_t *metrics, size_t nnames)
 		json_t *a = json_array_get(json_object_get(e, "dirs"), 0);
 
 		if (json_is_string(json_object_get(e, "better")) && !json_is_null(a) &&
-		    json_integer_value(json_object_get(a, "n")) > 1)
+		    json_integer_value(json_object_get(a, "n")) > 1) {
 			json_object_set_new(e, "headline", json_true());
+			any = true;
+		}
 	}
+	json_array_foreach(metrics, i, e)
+		if (!any && json_is_string(json_object_get(e, "better")) &&
+		    !json_is_null(json_array_get(json_object_get(e, "dirs"), 0)))
+			json_object_set_new(e, "headline", json_true());
 }
 
 json_t *compare_build(const struct archive *ar, size_t n, const char *const *names,

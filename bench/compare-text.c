@@ -149,6 +149,61 @@ static json_t *shared_params(json_t *metrics, const char *name)
 	return same ? same : json_object();
 }
 
+#define LABEL_MIN	20
+#define LABEL_MAX	48	/* a longer label gets a line of its own */
+
+static bool in_group(json_t *x, const char *name)
+{
+	return json_is_true(json_object_get(x, "headline")) && !strcmp(str(x, "name"), name);
+}
+
+/* The rows of one headline metric, directory d against A. */
+static size_t print_group(FILE *f, json_t *metrics, json_t *m, json_t *dir, size_t d)
+{
+	const char *name = str(m, "name"), *better = json_string_value(json_object_get(m, "better"));
+	json_t *shared = shared_params(metrics, name), *x;
+	int width = LABEL_MIN;
+	char lab[400], n_ab[16];
+	size_t j, rows = 0;
+
+	json_array_foreach(metrics, j, x) {
+		if (!in_group(x, name))
+			continue;
+		params_label(lab, sizeof(lab), json_object_get(x, "params"), shared);
+		if ((int)strlen(lab) > width)
+			width = strlen(lab) > LABEL_MAX ? LABEL_MAX : (int)strlen(lab);
+	}
+	params_label(lab, sizeof(lab), shared, NULL);
+	snprintf(n_ab, sizeof(n_ab), "n A/%s", str(dir, "tag"));
+	fprintf(f, "\n%s (%s%s%s%s)%s%s\n", name, str(m, "unit"), better ? ", " : "",
+		better ? better : "", better ? " is better" : "", *lab ? ", " : "", lab);
+	fprintf(f, "  %-*s %12s %12s %9s %22s %8s %11s\n", width, "", "A", str(dir, "tag"),
+		"change", "95% CI", "p", n_ab);
+	json_array_foreach(metrics, j, x) {
+		json_t *c = json_array_get(json_object_get(x, "changes"), d - 1);
+		char a[32], b[32];
+
+		if (!in_group(x, name))
+			continue;
+		params_label(lab, sizeof(lab), json_object_get(x, "params"), shared);
+		fig(a, sizeof(a), side(x, 0) ? num(side(x, 0), "mean") : NAN);
+		fig(b, sizeof(b), side(x, d) ? num(side(x, d), "mean") : NAN);
+		if ((int)strlen(lab) > width)
+			fprintf(f, "  %s\n  %-*s %12s %12s", lab, width, "", a, b);
+		else
+			fprintf(f, "  %-*s %12s %12s", width, *lab ? lab : "-", a, b);
+		if (!c || json_is_null(c))
+			fprintf(f, " %9s\n", side(x, d) ? "-" : "(not in this directory)");
+		else {
+			print_change(f, c);
+			fputc('\n', f);
+		}
+		rows++;
+	}
+	json_decref(shared);
+	return rows;
+}
+
 /* The headline rows of each metric name, directory d against A. */
 static void print_summary(FILE *f, json_t *doc, size_t d)
 {
@@ -158,42 +213,11 @@ static void print_summary(FILE *f, json_t *doc, size_t d)
 
 	fprintf(f, "\nsummary: %s against A\n", str(dir, "tag"));
 	json_array_foreach(metrics, i, m) {
-		const char *name = str(m, "name"), *better = json_string_value(json_object_get(m,
-									       "better"));
-		json_t *shared, *x;
-		size_t j;
-		char lab[400], n_ab[16];
-
-		if (!json_is_true(json_object_get(m, "headline")) || json_object_get(done, name))
+		if (!json_is_true(json_object_get(m, "headline")) ||
+		    json_object_get(done, str(m, "name")))
 			continue;
-		json_object_set_new(done, name, json_true());
-		shared = shared_params(metrics, name);
-		params_label(lab, sizeof(lab), shared, NULL);
-		snprintf(n_ab, sizeof(n_ab), "n A/%s", str(dir, "tag"));
-		fprintf(f, "\n%s (%s%s%s%s)%s%s\n", name, str(m, "unit"), better ? ", " : "",
-			better ? better : "", better ? " is better" : "", *lab ? ", " : "", lab);
-		fprintf(f, "  %-34s %12s %12s %9s %22s %8s %11s\n", "", "A", str(dir, "tag"),
-			"change", "95% CI", "p", n_ab);
-		json_array_foreach(metrics, j, x) {
-			json_t *c = json_array_get(json_object_get(x, "changes"), d - 1);
-			char a[32], b[32];
-
-			if (!json_is_true(json_object_get(x, "headline")) ||
-			    strcmp(str(x, "name"), name))
-				continue;
-			params_label(lab, sizeof(lab), json_object_get(x, "params"), shared);
-			fig(a, sizeof(a), side(x, 0) ? num(side(x, 0), "mean") : NAN);
-			fig(b, sizeof(b), side(x, d) ? num(side(x, d), "mean") : NAN);
-			fprintf(f, "  %-34s %12s %12s", *lab ? lab : "-", a, b);
-			if (json_is_null(c) || !c)
-				fprintf(f, " %9s\n", side(x, d) ? "-" : "(not in this directory)");
-			else {
-				print_change(f, c);
-				fputc('\n', f);
-			}
-			rows++;
-		}
-		json_decref(shared);
+		json_object_set_new(done, str(m, "name"), json_true());
+		rows += print_group(f, metrics, m, dir, d);
 	}
 	if (!rows)
 		fprintf(f, "  no headline metric (--metric NAME picks one; --all shows all)\n");
