@@ -14,7 +14,7 @@ Checks: a directory against itself shows no change; the two runs show no
 metric at p < 0.01 although their per-interval samples, taken as if
 independent, would (the fixtures can tell the two statistics apart); each
 round counts once; a metric in one directory only is listed; bad arguments
-exit 2 with a message.
+exit 2 with a message; merge keeps each run's rounds.
 usage: compare.py TLBGEN-BENCH FIXTURES-DIR
 """
 import json
@@ -174,6 +174,24 @@ def json_file(bench, a, b, tmp):
           [d["tag"] for d in got["directories"]] == ["A", "B"], "schema and directories")
 
 
+def merged_rounds(bench, a, b, tmp):
+    """merge of the two runs: each metric's rounds are both runs' rounds."""
+    out = os.path.join(tmp, "merged")
+    p = subprocess.run([bench, "merge", "--out", out, a, b], capture_output=True, text=True,
+                       timeout=60)
+    if not check(p.returncode == 0, f"merge run1 run2: exit {p.returncode} {p.stderr[:200]}"):
+        return
+    ra, rb, rm = by_key(load(a)), by_key(load(b)), by_key(load(out))
+    want = {k: m["round_sizes"] + rb[k]["round_sizes"] for k, m in ra.items()
+            if "round_sizes" in m}
+    got = {k: rm[k].get("round_sizes") for k in want}
+    check(want and got == want, f"merged: {len(want)} per-interval metrics keep both runs' "
+          "rounds")
+    _, doc = compare(bench, "--json", "-", a, out)
+    ns = {c["n_b"] for k, m in by_key(doc).items() if k in want for c in m["changes"]}
+    check(ns == {10}, f"compare run1 merged: the merged side has {ns} rounds, want 10")
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -187,6 +205,7 @@ def main(argv):
         one_side(bench, a, b, tmp)
         bad_args(bench, a, tmp)
         json_file(bench, a, b, tmp)
+        merged_rounds(bench, a, b, tmp)
     finally:
         shutil.rmtree(tmp)
     return status()
