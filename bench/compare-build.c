@@ -100,9 +100,11 @@ static const char *tag(size_t d, char buf[8])
 
 static json_t *dir_json(const struct archive *a, size_t d)
 {
+	json_t *tt = json_object_get(json_object_get(a->meta, "params"), "threaded_timings");
 	char t[8];
 
-	return json_pack("{s:s,s:s,s:O,s:O,s:O,s:O,s:O}", "tag", tag(d, t), "path", a->dir,
+	return json_pack("{s:s,s:s,s:O,s:O,s:O,s:O,s:O,s:O}", "tag", tag(d, t), "path", a->dir,
+			 "threaded_timings", tt ?: json_null(),
 			 "workload", json_object_get(a->meta, "workload") ?: json_null(),
 			 "date", json_object_get(a->meta, "date") ?: json_null(),
 			 "command_line", json_object_get(a->meta, "command_line") ?: json_null(),

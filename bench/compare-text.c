@@ -40,6 +40,9 @@ static void print_host(FILE *f, json_t *d)
 		json_is_true(json_object_get(h, "hypervisor")) ? ", under a hypervisor" : "",
 		str(t, "name"), str(t, "version"), str(t, "git_describe"), str(d, "workload"),
 		str(d, "date"));
+	t = json_object_get(d, "threaded_timings");
+	if (json_is_false(json_object_get(t, "meaningful")))
+		fprintf(f, "#    its threaded timings are not meaningful: %s\n", str(t, "why"));
 }
 
 /* A figure in few columns: large ones without decimals. */
@@ -324,7 +327,8 @@ void compare_print(FILE *f, json_t *doc, bool all)
 		"# where a round gave several samples (samples inside a round are correlated),\n"
 		"# else each round or repetition. change: against A; 95%% CI and p: Welch's\n"
 		"# t-test on those samples; n A/B: samples a side. A single value or one round:\n"
-		"# no CI, no p.\n");
+		"# no CI, no p. p weighs a change against the spread of rounds within a run:\n"
+		"# if the machine changed between two runs, that shows as a change.\n");
 	for (i = 1; i < json_array_size(dirs); i++)
 		print_summary(f, doc, i);
 	print_lists(f, doc, all);
