@@ -124,18 +124,18 @@ static void record_cell(struct cmp *c, int m, unsigned int t, unsigned int p)
 	for (unsigned int i = 0; smp && i < x->wis.nr_samples; i++)
 		smp[i] = (double)x->wis.smin[i];
 	if (smp)
-		bench_metric_samples("sample_min_ops_per_sec", "ops/s", "higher", pa, smp,
-				     x->wis.nr_samples);
+		bench_metric_round_samples("sample_min_ops_per_sec", "ops/s", "higher", pa,
+					   smp, x->wis.nr_samples, x->round_samples, x->nr);
 	for (unsigned int i = 0; smp && i < x->wis.nr_samples; i++)
 		smp[i] = (double)x->wis.smax[i];
 	if (smp)
-		bench_metric_samples("sample_max_ops_per_sec", "ops/s", "higher", pa, smp,
-				     x->wis.nr_samples);
+		bench_metric_round_samples("sample_max_ops_per_sec", "ops/s", "higher", pa,
+					   smp, x->wis.nr_samples, x->round_samples, x->nr);
 	for (unsigned int i = 0; smp && i < x->wis.nr_samples; i++)
 		smp[i] = (double)x->wis.stotal[i];
 	if (smp)
-		bench_metric_samples("sample_total_ops_per_sec", "ops/s", "higher", pa, smp,
-				     x->wis.nr_samples);
+		bench_metric_round_samples("sample_total_ops_per_sec", "ops/s", "higher", pa,
+					   smp, x->wis.nr_samples, x->round_samples, x->nr);
 	if (p) {
 		bench_metric("change_pct", "%", "higher", pa, x->change);
 		bench_metric("change_ci95_low_pct", "%", "higher", pa, x->ci_lo);

@@ -282,6 +282,27 @@ void bench_metric_samples(const char *name, const char *unit, const char *better
 	json_array_append_new(run.metrics, m);
 }
 
+void bench_metric_round_samples(const char *name, const char *unit, const char *better,
+				json_t *params, const double *v, size_t n,
+				const unsigned int *round_sizes, size_t rounds)
+{
+	json_t *sizes = json_array();
+	size_t sum = 0;
+
+	bench_metric_samples(name, unit, better, params, v, n);
+	if (!run.active || !sizes)
+		goto out;
+	for (size_t r = 0; r < rounds; r++) {
+		sum += round_sizes[r];
+		json_array_append_new(sizes, json_integer(round_sizes[r]));
+	}
+	if (rounds && sum == n)
+		json_object_set(json_array_get(run.metrics, json_array_size(run.metrics) - 1),
+				"round_sizes", sizes);
+out:
+	json_decref(sizes);
+}
+
 void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stats)
 {
 	char name[128];

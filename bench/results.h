@@ -65,6 +65,12 @@ void bench_metric(const char *name, const char *unit, const char *better, json_t
 /* A figure measured several times: the samples and their mean. */
 void bench_metric_samples(const char *name, const char *unit, const char *better,
 			  json_t *params, const double *v, size_t n);
+/* The same, of samples taken in rounds: round_sizes[r] consecutive samples
+ * came from round r (recorded as "round_sizes" when they add up to n), so
+ * that a reader can take each round's mean as one independent sample. */
+void bench_metric_round_samples(const char *name, const char *unit, const char *better,
+				json_t *params, const double *v, size_t n,
+				const unsigned int *round_sizes, size_t rounds);
 /* Counters of a library stats array, one metric each (unit "events"). */
 void bench_metric_stats(const char *prefix, json_t *params, const uint64_t *stats);
 

@@ -223,6 +223,21 @@ static const struct bench_opt merge_opts[] = {
 	BENCH_OPT_END,
 };
 
+/* The rounds of metric m's n samples: its round_sizes, or one sample each
+ * (a sample is a round unless the metric says otherwise). */
+static void append_rounds(json_t *to, json_t *m, size_t n)
+{
+	json_t *r = json_object_get(m, "round_sizes"), *v;
+	size_t i;
+
+	if (json_is_array(r))
+		json_array_foreach(r, i, v)
+			json_array_append(to, v);
+	else
+		for (i = 0; i < n; i++)
+			json_array_append_new(to, json_integer(1));
+}
+
 /* Add metric m (a copy) to `metrics`, or its samples to the metric of the same key. */
 static void merge_metric(json_t *metrics, json_t *index, json_t *m)
 {
@@ -253,6 +268,13 @@ static void merge_metric(json_t *metrics, json_t *index, json_t *m)
 			json_object_set_new(have, "value", json_real(mean));
 			json_object_set_new(have, "sd", na + nb > 1 ? json_real(sd) : json_null());
 			json_object_set_new(have, "samples", s);
+			if (json_object_get(have, "round_sizes") || json_object_get(m, "round_sizes")) {
+				json_t *r = json_array();
+
+				append_rounds(r, have, na);
+				append_rounds(r, m, nb);
+				json_object_set_new(have, "round_sizes", r);
+			}
 		} else {
 			json_decref(s);
 		}

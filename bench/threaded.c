@@ -54,6 +54,7 @@ static void merge_round(struct cell *x, struct bench_round_result *r)
 		memcpy(x->wis.stotal + x->wis.nr_samples, r->stotal,
 		       r->nr_samples * sizeof(uint64_t));
 		x->wis.nr_samples = n;
+		x->round_samples[x->nr] = r->nr_samples;
 	}
 	x->ops[x->nr++] = r->ops_per_sec;
 	x->global_asid = r->global_asid;
@@ -204,6 +205,7 @@ static void free_cmp(struct cmp *c)
 
 	for (size_t i = 0; c->cells && i < n; i++) {
 		free(c->cells[i].ops);
+		free(c->cells[i].round_samples);
 		bench_round_result_free(&c->cells[i].wis);
 	}
 	free(c->cells);
@@ -217,7 +219,8 @@ static int alloc_cells(struct cmp *c)
 	if (!c->cells)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (!(c->cells[i].ops = calloc(c->rounds, sizeof(double))))
+		if (!(c->cells[i].ops = calloc(c->rounds, sizeof(double))) ||
+		    !(c->cells[i].round_samples = calloc(c->rounds, sizeof(unsigned int))))
 			return -ENOMEM;
 	return 0;
 }

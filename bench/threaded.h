@@ -54,6 +54,7 @@ struct cell {			/* one (mode, tasks, policy) */
 	double *ops;		/* per round ops/s */
 	unsigned int nr;
 	struct bench_round_result wis;	/* samples of every round concatenated */
+	unsigned int *round_samples;	/* how many of them each round gave */
 	uint64_t stats[TLBGEN_STAT_NR];	/* summed over the timed rounds */
 	double idle_sum;
 	uint64_t hw[BENCH_HW_NR];

@@ -109,6 +109,11 @@ def check_results(path, res, workload):
                 xs = [x for x in s if x is not None]
                 if xs and (not is_num(v) or abs(v - sum(xs) / len(xs)) > 1e-6 * max(1, abs(v))):
                     err(w, f"{name}: value {v} is not the mean of its samples")
+                r = m.get("round_sizes")
+                if r is not None and (not isinstance(r, list) or
+                                      not all(isinstance(k, int) and k >= 0 for k in r) or
+                                      sum(r) != len(s)):
+                    err(w, f"{name}: round_sizes {r} do not add up to its {len(s)} samples")
         else:
             err(w, f"{name}: statistic {st!r} is not value or mean")
 

@@ -73,19 +73,22 @@ fi
 grep -q '"transfers_per_flush"' "$tmp/mesi/results.json" ||
 	{ echo "FAIL: mesi recorded no transfers per flush"; fail=1; }
 
-# A directory against itself: every change 0.00%, every p 1.000.
-if ! "$bench" compare "$tmp/tlb_flush1" "$tmp/tlb_flush1" >"$tmp/self.txt"; then
+# A directory against itself: every change 0, every p 1 (compare's JSON).
+if ! "$bench" compare --json "$tmp/self.json" "$tmp/tlb_flush1" "$tmp/tlb_flush1" >/dev/null; then
 	echo "FAIL: compare of a directory against itself: exit status $?"; fail=1
 fi
-rows=$(grep -c '^Amean' "$tmp/self.txt")
-bad=$(grep '^Amean' "$tmp/self.txt" | grep -v '(  +0.00%)' | grep -vc ' 1.000 ')
-if [ "$rows" -lt 10 ] || [ "$bad" -ne 0 ]; then
-	echo "FAIL: compare self: $rows Amean rows, $bad not 0.00% with p 1.000:"
-	head -20 "$tmp/self.txt"; fail=1
-else
-	echo "ok: compare self: $rows Amean rows, all +0.00% with p 1.000"
-fi
-grep -q "^# B: $tmp/tlb_flush1" "$tmp/self.txt" || { echo "FAIL: compare prints no host of B"; fail=1; }
+python3 - "$tmp/self.json" "$tmp/tlb_flush1" <<'PY' || fail=1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ch = [c for m in doc["metrics"] for c in m["changes"]]
+moved = [c for c in ch if c is None or c["change_pct"] not in (0, None)]
+ps = [c["p"] for c in ch if c and c["p"] is not None]
+dirs = [d["path"] for d in doc["directories"]]
+if len(ch) < 10 or moved or any(p != 1 for p in ps) or dirs != [sys.argv[2]] * 2:
+    print(f"FAIL: compare self: {len(ch)} metrics, {len(moved)} changed, p {sorted(set(ps))}, dirs {dirs}")
+    sys.exit(1)
+print(f"ok: compare self: {len(ch)} metrics, all 0% change, {len(ps)} tested with p = 1")
+PY
 # Documented exit statuses: 1 not a results directory, 2 bad arguments, 3 nothing in common.
 "$bench" compare "$tmp/tlb_flush1" "$tmp" >/dev/null 2>&1
 [ $? -eq 1 ] || { echo "FAIL: compare with a non-results directory: want exit 1"; fail=1; }

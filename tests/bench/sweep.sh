@@ -30,16 +30,28 @@ print(len({(x["params"]["policy"], x["params"]["tasks"]) for x in m if x["name"]
 ' "$tmp/merged/results.json")
 [ "$cells" = 4 ] && echo "ok: merged directory holds the 4 cells" || no "merged directory holds $cells cells, want 4"
 
-"$bench" compare "$tmp/merged" "$tmp/merged" >"$tmp/self.txt" || no "compare merged merged: exit $?"
-bad=$(grep '^Amean' "$tmp/self.txt" | grep -v '(  +0.00%)' | grep -vc ' 1.000 ')
-[ "$bad" -eq 0 ] && grep -q '^Amean *ops_per_sec' "$tmp/self.txt" &&
-	echo "ok: merged against itself: 0% changes, p = 1" || no "merged against itself: $bad rows differ"
+"$bench" compare --json "$tmp/self.json" "$tmp/merged" "$tmp/merged" >/dev/null ||
+	no "compare merged merged: exit $?"
+python3 - "$tmp/self.json" <<'PY' && echo "ok: merged against itself: 0% changes, p = 1" || fail=1
+import json, sys
+ms = json.load(open(sys.argv[1]))["metrics"]
+bad = [m["name"] for m in ms for c in m["changes"]
+       if c is None or c["change_pct"] not in (0, None) or c["p"] not in (1, None)]
+if bad or not any(m["name"] == "ops_per_sec" for m in ms):
+    print("FAIL: merged against itself:", len(bad), "metrics differ", bad[:5])
+    sys.exit(1)
+PY
 
 # shellcheck disable=SC2086
 "$bench" --out "$tmp/one" tlb_flush1 -p v5.17 -p 'v6.0:mm_tlb_gen_read=never' -t 1,2 $cell \
 	>/dev/null 2>&1 || no "one run: exit $?"
-"$bench" compare --metric ops_per_sec "$tmp/one" "$tmp/merged" >"$tmp/two.txt" || no "compare one merged: exit $?"
-rows=$(grep -c '^Amean *ops_per_sec' "$tmp/two.txt")
-[ "$rows" -eq 4 ] && echo "ok: one run against the merged sweep: 4 rows" ||
-	{ no "one run against the merged sweep: $rows ops_per_sec rows, want 4"; cat "$tmp/two.txt"; }
+"$bench" compare --metric ops_per_sec --json "$tmp/two.json" "$tmp/one" "$tmp/merged" \
+	>/dev/null || no "compare one merged: exit $?"
+rows=$(python3 -c '
+import json, sys
+ms = json.load(open(sys.argv[1]))["metrics"]
+print(sum(1 for m in ms if m["name"] == "ops_per_sec" and m["changes"][0] is not None))
+' "$tmp/two.json")
+[ "$rows" = 4 ] && echo "ok: one run against the merged sweep: 4 rows" ||
+	no "one run against the merged sweep: $rows ops_per_sec rows compared, want 4"
 exit $fail
