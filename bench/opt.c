@@ -223,10 +223,14 @@ void bench_opt_usage(FILE *f, const struct bench *cmd)
 		for (const struct bench_opt *o = bench_threaded_opts; o->name; o++)
 			usage_row(f, o);
 	}
-	fprintf(f, "\nshared options it takes:\n");
-	for (const struct bench_opt *o = bench_shared_opts; o->name; o++)
-		if ((o->shared & cmd->shared) && o->help)
-			usage_row(f, o);
+	for (const struct bench_opt *o = bench_shared_opts, *first = NULL; o->name; o++) {
+		if (!(o->shared & cmd->shared) || !o->help)
+			continue;
+		if (!first)
+			fprintf(f, "\nshared options it takes:\n");
+		first = o;
+		usage_row(f, o);
+	}
 	fprintf(f, "\nglobal options: --out DIR, --no-out, --plugin PATH, --help "
 		"(tlbgen-bench --help)\n");
 }
