@@ -33,7 +33,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "batch_arch=x86,batched_unmap=on,arm64_batched_unmap=off,riscv_batched_unmap=off,"
 	  "arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
 	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue,"
-	  "invlpgb=off" },
+	  "invlpgb=off,invlpgb_needs_pcid=no,arm64_repeat_tlbi_sync=per-tlbi,smp_cfd_mask=per-cpu,"
+	  "smp_wait_preempt=off,flush_tlb_info=per-cpu,flush_multi_preempt=off" },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },
@@ -63,7 +64,17 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.18", "v6.16", "switch_mm_barrier=on" },
 	/* cb1fa2e99955: arm64 write faults flush locally. */
 	{ "v6.19", "v6.18", "arm64_fault_flush=local" },
-	{ "latest", "v6.19", "" },
+	/* a8f78680ee6b (arm64, during the v7.0 rcs; stable trees have it too). */
+	{ "v7.0", "v6.19", "arm64_repeat_tlbi_sync=at-dsb" },
+	/* 44126343d58c (x86/urgent during the v7.1 rcs; 7.0.y has it too). */
+	{ "v7.1", "v7.0", "invlpgb_needs_pcid=yes" },
+	/* cfd391e74134 widens which CPUs have the erratum: a machine's, no choice. */
+	{ "v7.2", "v7.1", "" },
+	/* Chuyi Zhou's series: smp-core-2026-08-17 and x86_mm_for_7.3-rc1. */
+	{ "v7.3-rc", "v7.2",
+	  "smp_cfd_mask=task-local,smp_wait_preempt=on,flush_tlb_info=stack,"
+	  "flush_multi_preempt=on" },
+	{ "latest", "v7.3-rc", "" },
 };
 
 /* Registered profiles: process-wide, as the kernel's profiles are built in. */
@@ -239,7 +250,7 @@ TLBGEN_API int tlbgen_profile_names(const char **names, size_t n)
 static int invlpgb_switch_check(const struct tlbgen_system *sys, const struct tlbgen_profile *p)
 {
 	bool now = tlbgen__invlpgb_on(sys);
-	bool next = sys->invlpgb && p->invlpgb != INVLPGB_OFF;
+	bool next = tlbgen__invlpgb_usable(sys, p);
 
 	if (now != next && tlbgen__global_asids_in_use(sys)) {
 		tlbgen__pr(TLBGEN_WARN, "tlbgen: invlpgb: global ASIDs in use, cannot turn it %s\n",
