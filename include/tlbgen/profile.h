@@ -136,6 +136,15 @@ TLBGEN_API int tlbgen_policy_register(const char *name, const char *base,
 TLBGEN_API int tlbgen_policy_unregister(const char *name);
 
 /*
+ * tlbgen_profile_origin - where built-in profile `name` comes from: *base
+ * its predecessor (NULL for the oldest), *note what else its kernel release
+ * changed in the modelled code and which bodies were read (NULL if none).
+ * Either pointer may be NULL. Returns 0, -EINVAL (NULL name) or -ENOENT
+ * (not a built-in, e.g. a registered profile). Thread-safe.
+ */
+TLBGEN_API int tlbgen_profile_origin(const char *name, const char **base, const char **note);
+
+/*
  * tlbgen_profile_names - fill names[0..n) with the known profile names
  * (built-in first). Returns the total number known (which may exceed n),
  * or -EINVAL for NULL names with n > 0. The names of user profiles stay

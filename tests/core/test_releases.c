@@ -52,7 +52,12 @@ static void test_each_release(void **state)
 	for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
 		const struct release *r = &releases[i];
 		struct tlbgen_system *now = sys_for(r->profile), *before = sys_for(r->predecessor);
+		const char *base = NULL;
 		int changed = 0, want = 0;
+
+		assert_int_equal(tlbgen_profile_origin(r->profile, &base, NULL), 0);
+		assert_non_null(base);
+		assert_string_equal(base, r->predecessor);
 
 		while (want < 6 && r->changes[want].choice)
 			want++;
@@ -102,11 +107,24 @@ static void test_order(void **state)
 	assert_string_equal(names[n - 1], "latest");
 }
 
+static void test_origin_errors(void **state)
+{
+	const char *base = "untouched";
+
+	(void)state;
+	assert_int_equal(tlbgen_profile_origin(NULL, &base, NULL), -EINVAL);
+	assert_int_equal(tlbgen_profile_origin("v7.9", &base, NULL), -ENOENT);
+	assert_string_equal(base, "untouched");
+	assert_int_equal(tlbgen_profile_origin("v5.17", &base, NULL), 0);
+	assert_null(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_release),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_origin_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
