@@ -77,8 +77,9 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "44126343d58c: X86_FEATURE_INVLPGB depends on X86_FEATURE_PCID (cpuid-deps), body "
 	  "read in the 7.0.y backport. Not modelled: the arm64 C1-Pro SME DVMSync erratum "
 	  "(6bfbf574a391 __tlbi_sync_s1ish_{kernel,batch}(), d9fb08ba946a the mm passed to "
-	  "__tlbi_sync_s1ish(), and the erratum's IPIs to SME CPUs): the model has no SME "
-	  "state, and only the first lines of these bodies (6.18.y backport) were read" },
+	  "__tlbi_sync_s1ish(), 0baba94a9779 the erratum's IPIs to the CPUs running with SME): "
+	  "the model has no SME state, and only the subjects and the first lines of the first "
+	  "body (6.18.y backport) were read" },
 	/* cfd391e74134 widens which CPUs have the erratum: a machine's, no choice. */
 	{ "v7.2", "v7.1", "",
 	  "cfd391e74134 (CVE-2025-10263) and ec7216f92e4e add Arm and NVIDIA Olympus CPUs to "
