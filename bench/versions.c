@@ -135,6 +135,15 @@ static int versions_run(struct bench_env *e)
 	       "first kernel release that has it.\n");
 	for (int c = 0; c < t.nr_choices; c++)
 		print_choice(t.choices[c]);
+	printf("\n## What else each release changed\n\n"
+	       "The kernel commits of a release that change no choice, what the model leaves\n"
+	       "out, and which commit bodies were read, for the profiles that say.\n\n");
+	for (int p = 0; p < t.nr_profiles; p++) {
+		const char *base = NULL, *note = NULL;
+
+		if (!tlbgen_profile_origin(t.profiles[p], &base, &note) && note)
+			printf("- `%s` (after `%s`): %s.\n", t.profiles[p], base ? base : "-", note);
+	}
 	unload(&t);
 	return 0;
 }

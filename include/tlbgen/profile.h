@@ -8,7 +8,9 @@
  *  - flush_tlb_func()'s generation decision (tlbgen_flush_decide_fn);
  *  - the per-target IPI condition, tlb_is_not_lazy()/should_flush_tlb()
  *    (tlbgen_ipi_cond_fn).
- * Built-in profiles: v5.17, v6.0-aa44284960, v6.0, v6.14, latest.
+ * The built-in profiles (one per kernel release that changed a choice, and
+ * `latest`, the newest) are listed by tlbgen_profile_names(); docs/versions.md
+ * shows each one's choices.
  * Users register their own with tlbgen_policy_register(); a registered name
  * is accepted wherever a built-in one is.
  */
@@ -132,6 +134,15 @@ TLBGEN_API int tlbgen_policy_register(const char *name, const char *base,
  * Process-wide; thread-safe.
  */
 TLBGEN_API int tlbgen_policy_unregister(const char *name);
+
+/*
+ * tlbgen_profile_origin - where built-in profile `name` comes from: *base
+ * its predecessor (NULL for the oldest), *note what else its kernel release
+ * changed in the modelled code and which bodies were read (NULL if none).
+ * Either pointer may be NULL. Returns 0, -EINVAL (NULL name) or -ENOENT
+ * (not a built-in, e.g. a registered profile). Thread-safe.
+ */
+TLBGEN_API int tlbgen_profile_origin(const char *name, const char **base, const char **note);
 
 /*
  * tlbgen_profile_names - fill names[0..n) with the known profile names

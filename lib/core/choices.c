@@ -133,6 +133,26 @@ static const struct tlbgen_choice_value invlpgb_v[] = {
 	/* With 72a920eacd8a, d504d1247e36, be88a1dd6112, c9826613a9cb before it. */
 	V("on-when-available", INVLPGB_ON, "4afeb0ed1753", "v6.15"),
 	V("no-tlbsync", INVLPGB_NO_TLBSYNC, NOT_MAINLINE), END };
+static const struct tlbgen_choice_value invlpgb_pcid_v[] = {
+	/* Also in 7.0.y stable. */
+	V("no", 0, OLD),
+	V("yes", 1, "44126343d58c", "v7.1"), END };
+static const struct tlbgen_choice_value repeat_sync_v[] = {
+	V("per-tlbi", ARM64_REPEAT_PER_TLBI, "d9ff80f83ecb", "v4.16"),
+	V("at-dsb", ARM64_REPEAT_AT_DSB, "a8f78680ee6b", "v7.0"), END };
+/* Chuyi Zhou's series, merged by smp-core-2026-08-17 and x86_mm_for_7.3-rc1. */
+static const struct tlbgen_choice_value cfd_mask_v[] = {
+	V("per-cpu", SMP_CFD_MASK_PER_CPU, OLD),
+	V("task-local", SMP_CFD_MASK_TASK_LOCAL, "9a560af15fd3", "v7.3-rc1"), END };
+static const struct tlbgen_choice_value wait_preempt_v[] = {
+	V("off", 0, OLD),
+	V("on", 1, "8df8a6028309", "v7.3-rc1"), END };
+static const struct tlbgen_choice_value info_place_v[] = {
+	V("per-cpu", FLUSH_INFO_PER_CPU, "3db6d5a5ecaf", "v5.2"),
+	V("stack", FLUSH_INFO_STACK, "ed15468787dd", "v7.3-rc1"), END };
+static const struct tlbgen_choice_value multi_preempt_v[] = {
+	V("off", 0, OLD),
+	V("on", 1, "a5a162fe1ae1", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "b7333b58f358", "v5.9"), END };
@@ -172,6 +192,17 @@ static const struct tlbgen_choice choices[] = {
 	  "where the range ceiling is applied (4a02ed8e1cc3 moved it)"),
 	L("tlb_single_page_flush_ceiling", tlb_single_page_flush_ceiling, "x86",
 	  "x86 range ceiling in stride units, strict >"),
+	B("invlpgb_needs_pcid", invlpgb_needs_pcid, invlpgb_pcid_v, "x86",
+	  "X86_FEATURE_INVLPGB cleared when PCID is (44126343d58c): with --no-pcid a kernel "
+	  "without it issues INVLPGB with a non-zero PCID (#GP on hardware), one with it flushes "
+	  "by IPIs"),
+	E("flush_tlb_info", flush_info_place, info_place_v, "x86",
+	  "flush_tlb_mm_range()'s flush_tlb_info: this CPU's, used with preemption off "
+	  "(3db6d5a5ecaf), or on the caller's stack (ed15468787dd). Either is one line the "
+	  "initiator writes and each target reads; the model traces it as the initiator's"),
+	B("flush_multi_preempt", flush_multi_preemptible, multi_preempt_v, "x86",
+	  "preemption re-enabled before flush_tlb_multi() (a5a162fe1ae1); one task per CPU in "
+	  "the model, so it changes no state"),
 	E("invlpgb", invlpgb, invlpgb_v, "x86",
 	  "on a machine with INVLPGB (system opts): an mm active on more than 3 CPUs gets a global "
 	  "ASID and flush_tlb_mm_range() flushes it by INVLPGB + TLBSYNC instead of IPIs, the "
@@ -200,7 +231,12 @@ static const struct tlbgen_choice choices[] = {
 	  "riscv selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH (54d7431af73e); before it every "
 	  "unmapped page is flushed at once"),
 	B("arm64_repeat_tlbi", arm64_repeat_tlbi, repeat_tlbi_v, "arm64",
-	  "ARM64_WORKAROUND_REPEAT_TLBI: arm64 never defers, every TLBI is issued twice"),
+	  "ARM64_WORKAROUND_REPEAT_TLBI (an erratum CPU): extra TLBIs and DSBs, see "
+	  "arm64_repeat_tlbi_sync"),
+	E("arm64_repeat_tlbi_sync", arm64_repeat_sync, repeat_sync_v, "arm64",
+	  "under arm64_repeat_tlbi: every TLBI becomes tlbi; dsb ish; tlbi and nothing is "
+	  "deferred (d9ff80f83ecb), or each DSB completing broadcast TLBIs is followed by one "
+	  "TLBI VALE1IS, XZR and a DSB, and the batch defers again (a8f78680ee6b)"),
 	E("batched_pending", batched_pending, batched_pending_v, "arm64",
 	  "arm64 arch_flush_tlb_batched_pending: a DSB only (db6c1f6f236d), which completes no "
 	  "other CPU's TLBIs, or flush_tlb_mm (4b634918384c)"),
@@ -210,6 +246,13 @@ static const struct tlbgen_choice choices[] = {
 	E("smp_wait_mask", smp_wait_mask, wait_mask_v, "all",
 	  "smp_call_function_many_cond(): targets skipped by the condition stay in cfd->cpumask "
 	  "and csd_lock_wait() reads their csds (all-targets), or are cleared from it (5c3124975e15)"),
+	E("smp_cfd_mask", smp_cfd_mask, cfd_mask_v, "all",
+	  "smp_call_function_many_cond() builds the mask csd_lock_wait() walks in this CPU's "
+	  "cfd->cpumask, or in the calling task's own (9a560af15fd3). The model runs one task per "
+	  "CPU and a waiting CPU starts nothing, so both give the same state"),
+	B("smp_wait_preempt", smp_wait_preemptible, wait_preempt_v, "all",
+	  "preemption re-enabled before csd_lock_wait() (8df8a6028309). The model runs one task "
+	  "per CPU: no other task is there to run, so it changes no state"),
 	L("ppc_tlb_single_page_flush_ceiling", ppc_tlb_single_page_flush_ceiling, "powerpc",
 	  "powerpc radix global (tlbie) ceiling in pages: 33 (debugfs)"),
 	L("ppc_tlb_local_single_page_flush_ceiling", ppc_tlb_local_single_page_flush_ceiling,

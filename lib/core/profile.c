@@ -17,6 +17,7 @@ struct tlbgen_profile_def {
 	const char *name;
 	const char *base;
 	const char *choices;
+	const char *note;	/* what else the release changed, and what was read */
 };
 
 static const struct tlbgen_profile_def builtin[] = {
@@ -33,37 +34,71 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "batch_arch=x86,batched_unmap=on,arm64_batched_unmap=off,riscv_batched_unmap=off,"
 	  "arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
 	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue,"
-	  "invlpgb=off" },
+	  "invlpgb=off,invlpgb_needs_pcid=no,arm64_repeat_tlbi_sync=per-tlbi,smp_cfd_mask=per-cpu,"
+	  "smp_wait_preempt=off,flush_tlb_info=per-cpu,flush_multi_preempt=off", NULL },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
-	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded" },
-	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded" },
+	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded", NULL },
+	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded", NULL },
 	/* 4d4b6d66db63 (the pte_accessible() filter), 5c3124975e15 (the wait mask). */
-	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called" },
+	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called", NULL },
 	/* 43b3dfdd0455: arm64 batches, with db6c1f6f236d's dsb-only batched_pending. */
-	{ "v6.6", "v6.4", "arm64_batched_unmap=on" },
+	{ "v6.6", "v6.4", "arm64_batched_unmap=on", NULL },
 	/*
 	 * 9d4e8d5fa7db: riscv flushes a range page by page up to 64 entries;
 	 * before it, anything over one stride was a full flush (threshold 1).
 	 */
-	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64" },
+	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64", NULL },
 	/* 54d7431af73e: riscv batches. */
-	{ "v6.8", "v6.7", "riscv_batched_unmap=on" },
+	{ "v6.8", "v6.7", "riscv_batched_unmap=on", NULL },
 	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */
 	{ "v6.14", "v6.8",
 	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
-	  "same_mm_cpumask_check=debug_vm" },
+	  "same_mm_cpumask_check=debug_vm", NULL },
 	/*
 	 * fea4e317f9e7, 4a02ed8e1cc3 and AMD INVLPGB (4afeb0ed1753, used only
 	 * where the machine has it) in v6.15; 4b634918384c (v6.16).
 	 */
 	{ "v6.16", "v6.14",
 	  "loaded_mm_switching=on,switching_write=early,ceiling_place=get_flush_tlb_info,"
-	  "batched_pending=flush_tlb_mm,invlpgb=on-when-available" },
+	  "batched_pending=flush_tlb_mm,invlpgb=on-when-available", NULL },
 	/* 83b0177a6c48 (v6.18-rc2). */
-	{ "v6.18", "v6.16", "switch_mm_barrier=on" },
+	{ "v6.18", "v6.16", "switch_mm_barrier=on", NULL },
 	/* cb1fa2e99955: arm64 write faults flush locally. */
-	{ "v6.19", "v6.18", "arm64_fault_flush=local" },
-	{ "latest", "v6.19", "" },
+	{ "v6.19", "v6.18", "arm64_fault_flush=local", NULL },
+	/* a8f78680ee6b (arm64, during the v7.0 rcs; stable trees have it too). */
+	{ "v7.0", "v6.19", "arm64_repeat_tlbi_sync=at-dsb",
+	  "a8f78680ee6b (with bfd9c931d19a, TLBI ops take XZR): the repeat of "
+	  "ARM64_WORKAROUND_REPEAT_TLBI moves into __tlbi_sync_s1ish(); body read in the "
+	  "6.1.y backport. A search of LKML postings and kernel.org push logs found no "
+	  "v7.0 change to arch/x86/mm/tlb.c, kernel/smp.c, mm/rmap.c, include/asm-generic/tlb.h "
+	  "or arch/riscv/mm/tlbflush.c" },
+	/* 44126343d58c (x86/urgent during the v7.1 rcs; 7.0.y has it too). */
+	{ "v7.1", "v7.0", "invlpgb_needs_pcid=yes",
+	  "44126343d58c: X86_FEATURE_INVLPGB depends on X86_FEATURE_PCID (cpuid-deps), body "
+	  "read in the 7.0.y backport. Not modelled: the arm64 C1-Pro SME DVMSync erratum "
+	  "(6bfbf574a391 __tlbi_sync_s1ish_{kernel,batch}(), d9fb08ba946a the mm passed to "
+	  "__tlbi_sync_s1ish(), 0baba94a9779 the erratum's IPIs to the CPUs running with SME): "
+	  "the model has no SME state, and only the subjects and the first lines of the first "
+	  "body (6.18.y backport) were read" },
+	/* cfd391e74134 widens which CPUs have the erratum: a machine's, no choice. */
+	{ "v7.2", "v7.1", "",
+	  "cfd391e74134 (CVE-2025-10263) and ec7216f92e4e add Arm and NVIDIA Olympus CPUs to "
+	  "ARM64_WORKAROUND_REPEAT_TLBI: which CPUs have the erratum, a machine's property "
+	  "(arm64_repeat_tlbi=on), no choice changes. Bodies not read beyond the first lines" },
+	/* Chuyi Zhou's series: smp-core-2026-08-17 and x86_mm_for_7.3-rc1. */
+	{ "v7.3-rc", "v7.2",
+	  "smp_cfd_mask=task-local,smp_wait_preempt=on,flush_tlb_info=stack,"
+	  "flush_multi_preempt=on",
+	  "Chuyi Zhou's series (v9 posted 2026-06-30), merged by 0dd1a54f4434 (smp-core-2026-08-17) "
+	  "and b126f6f5940f (x86_mm_for_7.3-rc1). The merged bodies were not read, only their "
+	  "subjects in the tip and mainline push logs; the v9 postings of 02/14 and 06/14 and the "
+	  "v7 posting of 12/14 were. Also in it, no choice: preemption off explicitly in "
+	  "__csd_lock_wait(), smp_call_function_single() re-enabling preemption before its "
+	  "wait, 0485235b6e0d, 9f483e5b2f12, 66344732b058, 947c397f5991, 33c179b50205, "
+	  "c86f522bb57b (flush_tlb_info aligned to at most 64 bytes) and ae397bb32d2a "
+	  "(kvm_flush_tlb_multi() keeps preemption off for its per-CPU mask). No v7.3 release "
+	  "was found, hence -rc" },
+	{ "latest", "v7.3-rc", "", NULL },
 };
 
 /* Registered profiles: process-wide, as the kernel's profiles are built in. */
@@ -214,6 +249,22 @@ TLBGEN_API int tlbgen_policy_unregister(const char *name)
 	return err;
 }
 
+TLBGEN_API int tlbgen_profile_origin(const char *name, const char **base, const char **note)
+{
+	if (!name)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
+		if (strcmp(builtin[i].name, name))
+			continue;
+		if (base)
+			*base = builtin[i].base;
+		if (note)
+			*note = builtin[i].note;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 TLBGEN_API int tlbgen_profile_names(const char **names, size_t n)
 {
 	size_t k = 0;
@@ -239,7 +290,7 @@ TLBGEN_API int tlbgen_profile_names(const char **names, size_t n)
 static int invlpgb_switch_check(const struct tlbgen_system *sys, const struct tlbgen_profile *p)
 {
 	bool now = tlbgen__invlpgb_on(sys);
-	bool next = sys->invlpgb && p->invlpgb != INVLPGB_OFF;
+	bool next = tlbgen__invlpgb_usable(sys, p);
 
 	if (now != next && tlbgen__global_asids_in_use(sys)) {
 		tlbgen__pr(TLBGEN_WARN, "tlbgen: invlpgb: global ASIDs in use, cannot turn it %s\n",

@@ -56,6 +56,18 @@ enum tlbgen_smp_wait_mask {	/* smp_call_function_many_cond(): whom csd_lock_wait
 	SMP_WAIT_ALL_TARGETS = 0,	/* targets skipped by cond_func stay in cfd->cpumask */
 	SMP_WAIT_CALLED,		/* 5c3124975e15: skipped targets cleared from it */
 };
+enum tlbgen_smp_cfd_mask {	/* whose mask csd_lock_wait() walks in smp_call_function_many_cond() */
+	SMP_CFD_MASK_PER_CPU = 0,	/* this CPU's cfd->cpumask: preemption must stay off */
+	SMP_CFD_MASK_TASK_LOCAL,	/* 9a560af15fd3: the calling task's own mask */
+};
+enum tlbgen_flush_info_place {	/* where flush_tlb_mm_range() keeps its flush_tlb_info */
+	FLUSH_INFO_PER_CPU = 0,		/* 3db6d5a5ecaf: one per CPU, preemption off while in use */
+	FLUSH_INFO_STACK,		/* ed15468787dd: the caller's stack, 64-byte aligned */
+};
+enum tlbgen_arm64_repeat_sync {	/* how ARM64_WORKAROUND_REPEAT_TLBI repeats */
+	ARM64_REPEAT_PER_TLBI = 0,	/* d9ff80f83ecb: "tlbi; dsb ish; tlbi" for every TLBI */
+	ARM64_REPEAT_AT_DSB,		/* a8f78680ee6b: one extra TLBI + DSB per completing DSB */
+};
 enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hook */
 	FAULT_ARCH_X86 = 0,	/* never flushes a changed PTE; hook: the choice (x86: noop) */
 	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
@@ -115,6 +127,12 @@ struct tlbgen_profile {
 	bool ubc_pte_accessible;	/* 4d4b6d66db63: batch only pte_accessible() PTEs */
 	/* The call engine. */
 	enum tlbgen_smp_wait_mask smp_wait_mask;
+	enum tlbgen_smp_cfd_mask smp_cfd_mask;
+	bool smp_wait_preemptible;	/* 8df8a6028309: preemption on before csd_lock_wait() */
+	enum tlbgen_flush_info_place flush_info_place;
+	bool flush_multi_preemptible;	/* a5a162fe1ae1: preemption on before flush_tlb_multi() */
+	bool invlpgb_needs_pcid;	/* 44126343d58c: X86_FEATURE_INVLPGB depends on PCID */
+	enum tlbgen_arm64_repeat_sync arm64_repeat_sync;
 	/* Arch range ceilings and the spurious-fault rule. */
 	long ppc_tlb_single_page_flush_ceiling;		/* radix global (tlbie): 33 */
 	long ppc_tlb_local_single_page_flush_ceiling;	/* radix local (tlbiel): 256 */

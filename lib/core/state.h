@@ -421,12 +421,20 @@ static inline struct tlbgen_cpu *tlbgen__cpu(const struct tlbgen_system *sys, un
 }
 
 /*
- * cpu_feature_enabled(X86_FEATURE_INVLPGB) as the policy sees it: the
- * machine has it and the profile's kernel uses it (v6.15+).
+ * cpu_feature_enabled(X86_FEATURE_INVLPGB) under profile p: the machine
+ * has it and p's kernel uses it (v6.15+), unless PCID is off and the
+ * kernel makes INVLPGB depend on PCID (44126343d58c); an older kernel
+ * keeps it and issues INVLPGB with a non-zero PCID, a #GP on hardware.
  */
+static inline bool tlbgen__invlpgb_usable(const struct tlbgen_system *sys,
+					  const struct tlbgen_profile *p)
+{
+	return sys->invlpgb && p->invlpgb != INVLPGB_OFF && !(sys->no_pcid && p->invlpgb_needs_pcid);
+}
+
 static inline bool tlbgen__invlpgb_on(const struct tlbgen_system *sys)
 {
-	return sys->invlpgb && sys->profile.invlpgb != INVLPGB_OFF;
+	return tlbgen__invlpgb_usable(sys, &sys->profile);
 }
 
 /*

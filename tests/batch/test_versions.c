@@ -85,6 +85,65 @@ static void test_arm64_batching_v6_4_v6_6(void **state)
 	assert_int_equal(unmap_once("v5.17", "arm64", &tlbi, &dsb, &ipis), 0);
 }
 
+/*
+ * a8f78680ee6b (v7.0): on a CPU with ARM64_WORKAROUND_REPEAT_TLBI every
+ * TLBI was "tlbi; dsb ish; tlbi" and arm64 never deferred; since, one
+ * TLBI + DSB follows each DSB that completes broadcast TLBIs, and the
+ * batch defers again: one page costs 2 TLBIs and 2 DSBs either way, a
+ * reclaim of 3 pages 6 TLBIs + 6 DSBs before and 4 + 2 after.
+ */
+static void repeat_tlbi(const char *profile, unsigned int pages, int *deferred, uint64_t *tlbi,
+			uint64_t *dsb)
+{
+	struct tlbgen_system *sys = t_sys_mode(3, TLBGEN_MODE_STEPPED, profile,
+					       "batch_arch=arm64,arm64_repeat_tlbi=on");
+	struct tlbgen_mm *mm;
+	struct tlbgen_unmap_batch *u;
+
+	assert_int_equal(tlbgen_mm__create(sys, 16, &mm), 0);
+	assert_int_equal(tlbgen_unmap_batch__create(sys, &u), 0);
+	run_and_fill(sys, mm, 3, pages);
+	assert_int_equal(tlbgen_stats__reset(sys), 0);
+	*deferred = 0;
+	for (unsigned int p = 0; p < pages; p++)
+		*deferred += tlbgen_try_to_unmap_one(sys, 0, u, mm, PG(p), TLBGEN_TTU_BATCH_FLUSH,
+						     TLBGEN_PTE_ACCESSIBLE);
+	tlbgen_try_to_unmap_flush(sys, 0, u);
+	tlbgen_run_until_idle(sys);
+	*tlbi = t_sys_stat(sys, TLBGEN_STAT_TLBI);
+	*dsb = t_sys_stat(sys, TLBGEN_STAT_DSB);
+	for (unsigned int c = 1; c < 3; c++)
+		for (unsigned int p = 0; p < pages; p++)
+			tlbgen_access(sys, c, PG(p));
+	assert_int_equal(tlbgen_oracle__violations(sys), 0);
+	assert_int_equal(tlbgen_unmap_batch__destroy(u), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_arm64_repeat_tlbi_v6_19_v7_0(void **state)
+{
+	uint64_t tlbi, dsb;
+	int deferred;
+
+	(void)state;
+	repeat_tlbi("v6.19", 1, &deferred, &tlbi, &dsb);
+	assert_int_equal(deferred, 0);
+	assert_int_equal(tlbi, 2);
+	assert_int_equal(dsb, 2);
+	repeat_tlbi("v7.0", 1, &deferred, &tlbi, &dsb);
+	assert_int_equal(deferred, 1);
+	assert_int_equal(tlbi, 2);
+	assert_int_equal(dsb, 2);
+	repeat_tlbi("v6.19", 3, &deferred, &tlbi, &dsb);
+	assert_int_equal(deferred, 0);
+	assert_int_equal(tlbi, 6);
+	assert_int_equal(dsb, 6);
+	repeat_tlbi("v7.0", 3, &deferred, &tlbi, &dsb);
+	assert_int_equal(deferred, 3);
+	assert_int_equal(tlbi, 4);
+	assert_int_equal(dsb, 2);
+}
+
 /* 54d7431af73e (v6.8): riscv batches; before it, a shootdown per page at once. */
 static void test_riscv_batching_v6_6_v6_8(void **state)
 {
@@ -324,6 +383,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_batching_v6_4_v6_6),
+		cmocka_unit_test(test_arm64_repeat_tlbi_v6_19_v7_0),
 		cmocka_unit_test(test_riscv_batching_v6_6_v6_8),
 		cmocka_unit_test(test_riscv_range_v6_6_v6_7),
 		cmocka_unit_test(test_arm64_batched_pending_v6_14_v6_16),

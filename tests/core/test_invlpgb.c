@@ -549,6 +549,73 @@ static void test_bad_input(void **state)
 	}
 }
 
+/*
+ * 44126343d58c (v7.1): X86_FEATURE_INVLPGB depends on PCID. A machine with
+ * INVLPGB booted with nopcid: before it, an mm on 4 CPUs gets a global ASID
+ * and its flushes are INVLPGBs with that PCID (a #GP on hardware: a WARN
+ * here); with it, the same flushes are IPIs.
+ */
+static void no_pcid_flush(const char *profile, bool no_pcid, uint64_t *invlpgb, uint64_t *ipis,
+			  int *asid, long *warns)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NCPU, .profile = profile, .seed = 7,
+		    .mode = TLBGEN_MODE_STEPPED, .invlpgb = true, .no_pcid = no_pcid);
+	struct tlbgen_system *sys = t_sys_opts(&o);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	t_switch_all(sys, 0, 3, mm);
+	for (int i = 0; i < 3; i++)
+		flush_page(sys, 0, mm, 1);
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
+	assert_int_equal(tlbgen_stats__reset(sys), 0);
+	flush_page(sys, 0, mm, 2);
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
+	*invlpgb = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
+	*ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
+	*asid = gasid(mm, NULL);
+	*warns = tlbgen_system__warns(sys);
+	/* No CPU used a stale page 2, whichever way it was flushed. */
+	assert_int_equal(tlbgen_oracle__violations(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_no_pcid(void **state)
+{
+	static const struct {
+		const char *profile;
+		bool no_pcid, broadcast;
+	} cases[] = {
+		{ "v6.19", true, true },	/* before 44126343d58c */
+		{ "v7.0", true, true },
+		{ "v7.1", true, false },
+		{ "v7.3-rc", true, false },
+		{ "latest", true, false },
+		{ "v7.1", false, true },	/* PCID on: INVLPGB as before */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t invlpgb, ipis;
+		long warns;
+		int asid;
+
+		no_pcid_flush(cases[i].profile, cases[i].no_pcid, &invlpgb, &ipis, &asid, &warns);
+		if (cases[i].broadcast) {
+			assert_true(asid >= TLBGEN_TLB_NR_DYN_ASIDS);
+			assert_int_equal(invlpgb, 1);
+		} else {
+			assert_int_equal(asid, 0);
+			assert_int_equal(invlpgb, 0);
+			/* CPUs 1..3 each get an IPI. */
+			assert_int_equal(ipis, 3);
+		}
+		/* Only INVLPGB without PCID is the #GP. */
+		assert_int_equal(warns > 0, cases[i].broadcast && cases[i].no_pcid);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_kernel_range),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_no_pcid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

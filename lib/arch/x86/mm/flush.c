@@ -181,6 +181,10 @@ static void broadcast_tlb_flush(struct tlbgen_system *sys, unsigned int cpu,
 
 	tlbgen__count_n(sys, cpu, mm, TLBGEN_STAT_IPI_AVOIDED,
 			tlbgen__peek_cpumask_others(sys, mm, cpu));
+	/* INVLPGB with a non-zero PCID while CR4.PCIDE is clear: a #GP on
+	 * hardware (the oops in 44126343d58c). Counted as a kernel WARN. */
+	if (sys->no_pcid)
+		tlbgen__warn(sys);
 	if (info->end == TLBGEN_TLB_FLUSH_ALL) {
 		tlbgen__invlpgb_post(sys, cpu, mm, asid, 0, 0, true);
 	} else {
