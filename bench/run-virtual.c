@@ -33,7 +33,8 @@ struct vprog {
 	 * its first WARMUP_ITERATIONS (5) samples out of the average (main.c).
 	 * Here the counters are read twice, each time by the first program
 	 * that ends an op past snap_at[]: at the warmup's end and at the run's.
-	 * Other CPUs are inside an op at both reads, alike.
+	 * Other CPUs are inside an op at both reads, alike. Without a warmup
+	 * the run is the window: read at its start and, by the host, at its end.
 	 */
 	uint64_t snap_at[2];
 	unsigned int snaps;
