@@ -8,7 +8,10 @@
  *  - flush_tlb_func()'s generation decision (tlbgen_flush_decide_fn);
  *  - the per-target IPI condition, tlb_is_not_lazy()/should_flush_tlb()
  *    (tlbgen_ipi_cond_fn).
- * Built-in profiles: v5.17, v6.0-aa44284960, v6.0, v6.14, latest.
+ * The built-in profiles (kernel versions, each its predecessor plus the
+ * choices a commit changed, and "latest") are named by
+ * tlbgen_profile_names(); docs/versions.md, generated from the same data,
+ * shows each one's choices.
  * Users register their own with tlbgen_policy_register(); a registered name
  * is accepted wherever a built-in one is.
  */
