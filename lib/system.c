@@ -177,6 +177,10 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		TLBGEN_OPTS_COPY(&sys->rt_opts, o.runtime);
 	pthread_mutex_init(&sys->lock, NULL);
 	tlbgen__line_ids_init(&sys->line_ids);
+	/* Threaded: first touches follow the real interleaving, so ordinals
+	 * would not repeat anyway, and their table would serialise every
+	 * traced access of every CPU thread. */
+	sys->line_ids.addresses = o.mode == TLBGEN_MODE_THREADED;
 	tlbgen__arena_init(&sys->arena);
 
 	err = -ENOMEM;

@@ -41,10 +41,12 @@ enum tlbgen_flush_kind {
 struct tlbgen_trace_ops {
 	size_t sz;	/* sizeof(struct tlbgen_trace_ops) */
 	/*
-	 * `cpu` touched cacheline `id` of kind `line`. By default `id` is
-	 * the line's ordinal times 64: the n-th distinct line this system
-	 * traced is n * 64 (never 0), so a stepped run's trace is identical in
-	 * every process; see tlbgen_system__set_line_ids(). One line may be
+	 * `cpu` touched cacheline `id` of kind `line`. In stepped and
+	 * virtual-time mode `id` is by default the line's ordinal times 64:
+	 * the n-th distinct line this system traced is n * 64 (never 0), so
+	 * a run's trace is identical in every process; in threaded mode it is
+	 * by default the line's address. See tlbgen_system__set_line_ids().
+	 * Either way an id names one line. One line may be
 	 * reported under two kinds (tlb_gen and next_trim_cpumask share
 	 * mm->context's line).
 	 */
@@ -76,20 +78,22 @@ enum tlbgen_line_ids {
 	 * Ordinals: the n-th distinct cacheline the system traced since it was
 	 * created is n * 64. Lines of a destroyed mm are forgotten, so a new mm
 	 * gets new ids even where the allocator reuses the memory. Identical
-	 * across processes for the same stepped (or virtual-time) run; in
-	 * threaded mode the order lines are first touched, and so the ids,
-	 * follow the real interleaving.
+	 * across processes for the same stepped (or virtual-time) run. The
+	 * default in stepped and virtual-time mode. In threaded mode the order
+	 * lines are first touched follows the real interleaving, and the
+	 * table behind the ordinals is shared by every CPU thread under a lock.
 	 */
 	TLBGEN_LINE_IDS_STABLE = 0,
-	/* The line's address in this process (cacheline-aligned): for studying
-	 * the model's own memory layout (false sharing, cache-set strides). */
+	/* The line's address in this process (cacheline-aligned): the default
+	 * in threaded mode (no lock on the hook path), and for studying the
+	 * model's own memory layout (false sharing, cache-set strides). */
 	TLBGEN_LINE_IDS_ADDRESS,
 };
 
 /*
  * tlbgen_system__set_line_ids - choose what line_access() reports as a
- * line's id (default TLBGEN_LINE_IDS_STABLE). Switching keeps the ordinals
- * already handed out.
+ * line's id (default: TLBGEN_LINE_IDS_STABLE, in threaded mode
+ * TLBGEN_LINE_IDS_ADDRESS). Switching keeps the ordinals already handed out.
  * Errors: -EINVAL (NULL sys, unknown `ids`), -EBUSY while a flush is in
  * flight or threads are attached. Not thread-safe against operations on
  * `sys`: call it before the run, like tlbgen_system__set_trace().
