@@ -171,6 +171,59 @@ check:
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/*
+ * Virtual time: every CPU is a will-it-scale tlb_flush1 thread; each op ends
+ * in one flush_tlb_page(), and each completes on its initiator.
+ */
+struct vt_wis {
+	struct tlbgen_mm *mm;
+	unsigned int flushes[NR];
+};
+
+static int vt_wis_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vt_wis *w = arg;
+	int err = tlbgen_switch_mm(sys, cpu, w->mm);
+
+	while (!err && !tlbgen_cpu__should_stop(sys, cpu)) {
+		err = t_vt_tlb_flush1_op(sys, cpu, w->mm, PG(cpu));
+		if (!err)
+			w->flushes[cpu]++;
+	}
+	return err;
+}
+
+static void test_flush_done_virtual(void **state)
+{
+	struct tlbgen_machine m;
+	struct tlbgen_system *sys;
+	struct vt_wis w = { 0 };
+	struct done_rec d = { 0 };
+	unsigned int total = 0;
+	int ret;
+
+	(void)state;
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NR, .mode = TLBGEN_MODE_VIRTUAL,
+		    .profile = "v6.0", .seed = 3, .machine = &m);
+	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	d.sys = sys;
+	assert_int_equal(tlbgen_system__set_flush_done(sys, on_done, &d), 0);
+	w.mm = t_mm(sys, NR);
+	for (unsigned int c = 0; c < NR; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, vt_wis_thread, &w), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, 500 * 1000), 0);
+	for (unsigned int c = 0; c < NR; c++) {
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+		assert_true(w.flushes[c] > 0);
+		assert_int_equal(d.calls[c], w.flushes[c]);
+		total += w.flushes[c];
+	}
+	assert_int_equal(d.total, total);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /* ---- stable line ids ------------------------------------------------------------ */
 
 struct hash {
@@ -370,6 +423,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flush_done_once),
 		cmocka_unit_test(test_flush_done_event_loop),
+		cmocka_unit_test(test_flush_done_virtual),
 		cmocka_unit_test(test_line_ids),
 		cmocka_unit_test(test_trace_hash_across_processes),
 	};
