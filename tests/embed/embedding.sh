@@ -32,6 +32,23 @@ awk '/<!-- embed-test:begin -->/ { on = 1; next }
 grep -q 'meson setup' "$tmp/doc.sh" && grep -q 'PKG_CONFIG_PATH' "$tmp/doc.sh" ||
 	{ cat "$tmp/doc.sh"; echo "FAIL: the embed-test blocks lost the install or pkg-config step"; exit 1; }
 
+# README.md's short version, when it has one between the same markers, is
+# the doc's commands abridged: each of its lines, in order, is one of them.
+if grep -q '<!-- embed-test:begin -->' "$src/README.md" 2>/dev/null; then
+	extract() {
+		awk '/<!-- embed-test:begin -->/ { on = 1; next }
+		     /<!-- embed-test:end -->/ { on = 0; next }
+		     on && !/^```/ && !/^[ \t]*(#|$)/ { print }' "$1"
+	}
+	extract "$src/README.md" >"$tmp/readme.cmds"
+	extract "$doc" >"$tmp/doc.cmds"
+	awk 'NR == FNR { want[++n] = $0; next }
+	     i < n && $0 == want[i + 1] { i++ }
+	     END { if (i < n) { print "FAIL: README.md line not in docs/embedding.md (in order): " want[i + 1]; exit 1 } }' \
+		"$tmp/readme.cmds" "$tmp/doc.cmds" || exit 1
+	echo "README.md: $(grep -c . "$tmp/readme.cmds") command lines, all from docs/embedding.md"
+fi
+
 # meson test points LD_LIBRARY_PATH at the outer build and may set PKG_CONFIG_PATH:
 # the doc's commands must work without either.
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
