@@ -179,8 +179,10 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	tlbgen__line_ids_init(&sys->line_ids);
 	/* Threaded: first touches follow the real interleaving, so ordinals
 	 * would not repeat anyway, and their table would serialise every
-	 * traced access of every CPU thread. */
+	 * traced access of every CPU thread. Stepped and virtual time run on
+	 * the one host thread: no lock. */
 	sys->line_ids.addresses = o.mode == TLBGEN_MODE_THREADED;
+	sys->line_ids.shared = o.mode == TLBGEN_MODE_THREADED;
 	tlbgen__arena_init(&sys->arena);
 
 	err = -ENOMEM;

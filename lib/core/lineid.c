@@ -74,7 +74,8 @@ uintptr_t tlbgen__line_id(struct tlbgen_line_idmap *t, uintptr_t addr)
 
 	if (t->addresses || !addr)
 		return addr;
-	pthread_mutex_lock(&t->lock);
+	if (t->shared)
+		pthread_mutex_lock(&t->lock);
 	/* At most half full: probes stay short. */
 	if ((t->nr + 1) * 2 > t->cap && rebuild(t, t->cap ? t->cap * 2 : 256, 0, 0))
 		goto out;	/* no memory: the address, as before ids were stable */
@@ -88,18 +89,25 @@ uintptr_t tlbgen__line_id(struct tlbgen_line_idmap *t, uintptr_t addr)
 	}
 	id = t->vals[i];
 out:
-	pthread_mutex_unlock(&t->lock);
+	if (t->shared)
+		pthread_mutex_unlock(&t->lock);
 	return id;
 }
 
 void tlbgen__line_ids_forget(struct tlbgen_line_idmap *t, const void *p, size_t size)
 {
 	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(TLBGEN_CACHELINE - 1);
+	uintptr_t hi = (uintptr_t)p + size;
+	size_t i = 0;
 
-	pthread_mutex_lock(&t->lock);
+	if (t->shared)
+		pthread_mutex_lock(&t->lock);
+	while (i < t->cap && !(t->keys[i] && t->keys[i] >= lo && t->keys[i] < hi))
+		i++;
 	/* Same size: cannot fail for want of room, only of memory; then the
 	 * stale entries stay, and a new object there reuses their ids. */
-	if (t->nr)
-		(void)rebuild(t, t->cap, lo, (uintptr_t)p + size);
-	pthread_mutex_unlock(&t->lock);
+	if (i < t->cap)
+		(void)rebuild(t, t->cap, lo, hi);
+	if (t->shared)
+		pthread_mutex_unlock(&t->lock);
 }

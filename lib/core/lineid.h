@@ -14,7 +14,8 @@
 #include <stdint.h>
 
 struct tlbgen_line_idmap {
-	pthread_mutex_t lock;	/* threaded mode: hooks run on every CPU thread */
+	pthread_mutex_t lock;	/* taken when `shared` */
+	bool shared;		/* threaded mode: hooks run on every CPU thread */
 	uintptr_t *keys;	/* line addresses, 0: free slot */
 	uintptr_t *vals;	/* their ids */
 	size_t cap, nr;		/* cap: a power of two, or 0 */
