@@ -336,6 +336,85 @@ static uint64_t traced_run(enum tlbgen_line_ids ids, unsigned int pad, struct ha
 	return x->h;
 }
 
+/*
+ * Threaded mode, stable ids asked for: two CPU threads flush a fixed number
+ * of times each; every flush completes once on its own thread, and the ids
+ * the hooks see from both threads are ordinals from the one locked table.
+ */
+#define THR_FLUSHES 300
+
+struct thr {
+	struct tlbgen_mm *mm;
+	atomic_uint done_calls[2], finished;
+	atomic_uint line_events;
+	atomic_bool bad_id;
+	atomic_uintptr_t max_id;
+};
+
+static void thr_done(void *ctx, unsigned int initiator)
+{
+	struct thr *t = ctx;
+
+	atomic_fetch_add(&t->done_calls[initiator], 1);
+}
+
+static void thr_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
+		     enum tlbgen_access_op op)
+{
+	struct thr *t = ctx;
+	uintptr_t m = atomic_load(&t->max_id);
+
+	(void)cpu;
+	(void)line;
+	(void)op;
+	atomic_fetch_add(&t->line_events, 1);
+	if (!id || id % 64)
+		atomic_store(&t->bad_id, true);
+	while (id > m && !atomic_compare_exchange_weak(&t->max_id, &m, id))
+		;
+}
+
+static int thr_fn(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct thr *t = arg;
+	int err = tlbgen_switch_mm(sys, cpu, t->mm);
+
+	for (int i = 0; !err && i < THR_FLUSHES; i++)
+		err = tlbgen_flush_tlb_page(sys, cpu, t->mm, PG(cpu));
+	atomic_fetch_add(&t->finished, 1);
+	return err;
+}
+
+static void test_threaded(void **state)
+{
+	struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_THREADED, "latest", NULL);
+	static struct thr t;
+	TLBGEN_OPTS(tlbgen_trace_ops, ops, .line_access = thr_line, .ctx = &t);
+	int ret;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	t.mm = t_mm(sys, 4);
+	assert_int_equal(tlbgen_system__set_line_ids(sys, TLBGEN_LINE_IDS_STABLE), 0);
+	assert_int_equal(tlbgen_system__set_trace(sys, &ops), 0);
+	assert_int_equal(tlbgen_system__set_flush_done(sys, thr_done, &t), 0);
+	for (unsigned int c = 0; c < 2; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, thr_fn, &t), 0);
+	/* Both loops done before either CPU stops answering IPIs. */
+	while (atomic_load(&t.finished) < 2)
+		sched_yield();
+	for (unsigned int c = 0; c < 2; c++) {
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+		assert_int_equal(atomic_load(&t.done_calls[c]), THR_FLUSHES);
+	}
+	assert_false(atomic_load(&t.bad_id));
+	assert_true(atomic_load(&t.line_events) > 2 * THR_FLUSHES);
+	/* A handful of lines (tlb_gen, cpumask, two CPUs' blocks, csds). */
+	assert_true(atomic_load(&t.max_id) / 64 < 64);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 static const char *self;
 
 /* Run this program again with `--trace-hash IDS PAD`; its hash. */
@@ -428,6 +507,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trace_hash_across_processes),
 	};
 
+	if (argc == 2 && !strcmp(argv[1], "--threaded")) {
+		const struct CMUnitTest thr[] = { cmocka_unit_test(test_threaded) };
+
+		return cmocka_run_group_tests(thr, NULL, NULL);
+	}
 	if (argc == 4 && !strcmp(argv[1], "--trace-hash")) {
 		struct hash x;
 
