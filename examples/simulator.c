@@ -12,13 +12,16 @@
  *    sharers per cacheline) charges a cache-to-cache transfer when the line
  *    is held elsewhere, a hit otherwise;
  *  - ipi_send / ipi_receive: interrupt send and entry costs, arrival time;
- *  - flush: INVLPG per page, or a full flush.
+ *  - flush: INVLPG per page, or a full flush;
+ *  - flush done (tlbgen_system__set_flush_done()): an initiator resumes
+ *    after its last target's ack, learnt without polling every CPU.
  * TLB misses (tlbgen_access() returning 0) cost a page walk.
  *
  * It runs the same seeded program under two profiles and prints simulated
  * time and line transfers side by side. As a self-check it verifies that
- * the hooks saw exactly the events the library counted, that the oracle
- * stayed quiet, and that cpumask trimming followed the injected clock.
+ * the hooks saw exactly the events the library counted (and a completion
+ * for every flush started), that the oracle stayed quiet, and that cpumask
+ * trimming followed the injected clock.
  *
  * Usage: simulator [--seed N] [--ops N] [PROFILE_A [PROFILE_B]]
  * Exit: 0 on success, 1 when a self-check fails, 2 on bad arguments.
