@@ -137,6 +137,60 @@ static uint64_t traced_run(enum tlbgen_line_ids ids, unsigned int pad, struct ha
 	return x->h;
 }
 
+/*
+ * The coherence model fed by a run without mm teardown, with ordinals or
+ * with addresses: an id names the same line either way, so every kind's
+ * counts and the number of lines are identical.
+ */
+static void mesi_run(enum tlbgen_line_ids ids, struct tlbgen_coherence_counts *out, long *lines)
+{
+	struct tlbgen_coherence *c;
+	struct tlbgen_trace_ops ops;
+	struct tlbgen_system *sys = t_sys("v6.14", NR, 8);
+	struct tlbgen_mm *mm[2] = { t_mm(sys, 16), t_mm(sys, 16) };
+	uint64_t s = 21;
+
+	assert_int_equal(tlbgen_coherence__create(NR, &c), 0);
+	assert_int_equal(tlbgen_coherence__trace_ops(c, &ops), 0);
+	assert_int_equal(tlbgen_system__set_line_ids(sys, ids), 0);
+	assert_int_equal(tlbgen_system__set_trace(sys, &ops), 0);
+	for (int i = 0; i < 3000; i++) {
+		uint64_t r = rnd(&s);
+		unsigned int cpu = (unsigned int)(r % NR), k = (unsigned int)((r >> 8) % 8);
+		struct tlbgen_mm *m = mm[(r >> 16) % 2];
+
+		if (k < 2)
+			(void)tlbgen_switch_mm(sys, cpu, m);
+		else if (k < 5)
+			(void)tlbgen_flush_tlb_page(sys, cpu, m, PG((r >> 24) % 16));
+		else if (k < 6)
+			(void)tlbgen_enter_lazy_tlb(sys, cpu);
+		else
+			(void)tlbgen_step(sys);
+	}
+	t_idle(sys);
+	for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++)
+		assert_int_equal(tlbgen_coherence__counts(c, (enum tlbgen_line)l, -1, &out[l]), 0);
+	*lines = tlbgen_coherence__nr_lines(c);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+	tlbgen_coherence__destroy(c);
+}
+
+static void test_same_lines_either_way(void **state)
+{
+	struct tlbgen_coherence_counts a[TLBGEN_LINE_NR], b[TLBGEN_LINE_NR];
+	long la, lb;
+
+	(void)state;
+	mesi_run(TLBGEN_LINE_IDS_STABLE, a, &la);
+	mesi_run(TLBGEN_LINE_IDS_ADDRESS, b, &lb);
+	assert_true(la > 10);
+	assert_int_equal(la, lb);
+	assert_true(a[TLBGEN_LINE_MM_TLB_GEN].transfers > 0);
+	for (unsigned int l = 0; l < TLBGEN_LINE_NR; l++)
+		assert_memory_equal(&a[l], &b[l], sizeof(a[l]));
+}
+
 static const char *self;
 
 /* Run this program again with `--trace-hash IDS PAD`; its hash. */
@@ -223,6 +277,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_ids),
+		cmocka_unit_test(test_same_lines_either_way),
 		cmocka_unit_test(test_trace_hash_across_processes),
 	};
 
