@@ -78,7 +78,7 @@ uintptr_t tlbgen__line_id(struct tlbgen_line_idmap *t, uintptr_t addr)
 		pthread_mutex_lock(&t->lock);
 	/* At most half full: probes stay short. */
 	if ((t->nr + 1) * 2 > t->cap && rebuild(t, t->cap ? t->cap * 2 : 256, 0, 0))
-		goto out;	/* no memory: the address, as before ids were stable */
+		goto out;	/* no memory: the address (still one id per line) */
 	i = slot_of(addr, t->cap);
 	while (t->keys[i] && t->keys[i] != addr)
 		i = (i + 1) & (t->cap - 1);
