@@ -39,6 +39,8 @@ static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
 	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	if (done)
 		done(sys, cpu, c->priv.done_arg);
+	if (done && sys->flush_done)
+		sys->flush_done(sys->flush_done_ctx, cpu);
 }
 
 static void stepped_csd_unlocked(struct tlbgen_system *sys, unsigned int src)
