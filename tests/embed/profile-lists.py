@@ -3,7 +3,7 @@
 """profile-lists.py TLBGEN-BENCH SRCDIR - hand-written lists of the built-in
 profiles agree with the data (lib/core/profile.c, as tlbgen_profile_names()
 returns it through `tlbgen-bench WORKLOAD --help`): docs/policies.md names
-every one, and no paragraph of a public header or a doc that names four or
+every one or points to tlbgen_profile_names(), and no paragraph of a public header or a doc that names four or
 more of them outside a table leaves one out (say "tlbgen_profile_names()" or link
 docs/versions.md instead of a list that goes stale)."""
 import glob
@@ -32,8 +32,9 @@ fail = 0
 pol = open(os.path.join(src, "docs", "policies.md")).read()
 m = re.search(r"Built-in profiles\s+are (.*?)\(", pol, re.S)
 got = named(m.group(1)) if m else set()
-if got != set(names):
-    print(f"FAIL: docs/policies.md's built-in profiles: missing {sorted(set(names) - got)}")
+if "tlbgen_profile_names()" not in pol and got != set(names):
+    print(f"FAIL: docs/policies.md neither points to tlbgen_profile_names() nor lists "
+          f"every built-in profile: missing {sorted(set(names) - got)}")
     fail = 1
 files = sorted(glob.glob(os.path.join(src, "include", "tlbgen", "*.h")) +
                glob.glob(os.path.join(src, "docs", "*.md")))
