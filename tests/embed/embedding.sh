@@ -32,9 +32,11 @@ awk '/<!-- embed-test:begin -->/ { on = 1; next }
 grep -q 'meson setup' "$tmp/doc.sh" && grep -q 'PKG_CONFIG_PATH' "$tmp/doc.sh" ||
 	{ cat "$tmp/doc.sh"; echo "FAIL: the embed-test blocks lost the install or pkg-config step"; exit 1; }
 
-# README.md's short version, when it has one between the same markers, is
-# the doc's commands abridged: each of its lines, in order, is one of them.
-if grep -q '<!-- embed-test:begin -->' "$src/README.md" 2>/dev/null; then
+# README.md's short version, between the same markers, is the doc's
+# commands abridged: each of its lines, in order, is one of them.
+grep -q '<!-- embed-test:begin -->' "$src/README.md" ||
+	{ echo "FAIL: README.md has no embed-test block (its install instructions)"; exit 1; }
+if true; then
 	extract() {
 		awk '/<!-- embed-test:begin -->/ { on = 1; next }
 		     /<!-- embed-test:end -->/ { on = 0; next }
