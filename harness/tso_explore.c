@@ -593,10 +593,15 @@ unsigned int tx_print_trace(FILE *out, const struct txcfg *cfg, const struct txd
 	ret = tx_exec(r);
 	fprintf(out, "setup: CPU0 runs mm A; CPU1 ran mm A, touched page P (its TLB holds P), "
 		"switched to mm B and stays in mm_cpumask(A)\n");
-	for (unsigned int i = 0; i < r->nev; i++) {
+	for (unsigned int i = 0, returned = 0; i < r->nev; i++) {
 		const struct txev *e = &r->ev[i];
 
-		/* Commits at the end of the story explain nothing. */
+		/* Stores and commits once the flush returned, and those at the
+		 * end of the story, explain nothing. */
+		if (returned && (strstr(e->text, " reaches memory (") ||
+				 strstr(e->text, ": it waits in CPU")))
+			continue;
+		returned |= strstr(e->text, "flush_tlb_page() returns") != NULL;
 		if (strstr(e->text, "reaches memory (the CPU sleeps)") ||
 		    strstr(e->text, "reaches memory (the system went idle)") ||
 		    (strstr(e->text, "is_lazy = false") && !strstr(e->text, "still holds")))

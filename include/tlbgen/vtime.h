@@ -176,19 +176,23 @@ TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys,
 /*
  * Memory models. TLBGEN_MEMORY_SC (the default): every store reaches memory
  * when it is made. TLBGEN_MEMORY_TSO (x86-TSO): each emulated CPU has a
- * FIFO store buffer. The plain stores to cpu_tlbstate.loaded_mm and
- * cpu_tlbstate_shared.is_lazy enter it; the CPU's own loads forward from
- * it, other CPUs read memory. It drains at smp_mb(), at every locked RMW
- * (inc_mm_tlb_gen(), mm_cpumask set/clear, llist_add() of a csd), at
- * serialising points (the CR3 write of switch_mm_irqs_off(), sending an
- * IPI, interrupt entry), and when the CPU sleeps (idle, csd_lock_wait(),
- * user work) or its program returns. smp_rmb() and smp_wmb() are compiler
- * barriers on x86 and drain nothing. Other shared fields (tlb_gen,
- * mm_cpumask, the call queues) are only written by locked RMWs; the csd
- * flags and next_trim_cpumask stay in program order (not buffered).
- * Otherwise an entry commits at the CPU's first scheduling point at least
- * a same-socket transfer after the store, or, with a chooser, when the
- * chooser drains it.
+ * FIFO store buffer. Every plain store the kernel code makes to state other
+ * CPUs read enters it: cpu_tlbstate.loaded_mm and loaded_mm_asid,
+ * cpu_tlbstate_shared.is_lazy, mm->context.next_trim_cpumask, the csd
+ * flags (csd_lock() and csd_unlock()), mm->context.global_asid and
+ * asid_transition. The CPU's own loads forward from it, other CPUs read
+ * memory; entries reach memory in order, so no store is visible before an
+ * earlier one of the same CPU. It drains at smp_mb(), at every locked RMW
+ * (inc_mm_tlb_gen(), mm_cpumask set/clear, llist_add() of a csd, the
+ * batched-unmap and kernel-word atomics, the page-table lock), at
+ * serialising points (the CR3 write of switch_mm_irqs_off(), the ICR write
+ * that sends an IPI, interrupt entry and IRET), and when the CPU sleeps
+ * (idle, csd_lock_wait(), user work) or its program returns. smp_rmb() and
+ * smp_wmb() are compiler barriers on x86 and drain nothing. PTE writes are
+ * not buffered (the oracle dates a PTE change when it is made): the buffer
+ * drains before each. Otherwise an entry commits at the CPU's first
+ * scheduling point at least a same-socket transfer after the store, or,
+ * with a chooser, when the chooser drains it.
  */
 enum tlbgen_memory_model {
 	TLBGEN_MEMORY_SC = 0,

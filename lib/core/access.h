@@ -102,7 +102,11 @@ static inline uint64_t tlbgen__mm_tlb_gen_read(struct tlbgen_system *sys, unsign
 static inline uint64_t tlbgen__mm_next_trim_read(struct tlbgen_system *sys, unsigned int cpu,
 						 struct tlbgen_mm *mm)
 {
+	uint64_t v;
+
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_TRIM, &mm->context, TLBGEN_OP_READ);
+	if (tlbgen__sb_load(sys, cpu, &mm->context.next_trim_cpumask, &v))
+		return v;
 	return atomic_load_explicit(&mm->context.next_trim_cpumask, memory_order_relaxed);
 }
 
@@ -110,6 +114,9 @@ static inline void tlbgen__mm_next_trim_write(struct tlbgen_system *sys, unsigne
 					      struct tlbgen_mm *mm, uint64_t v)
 {
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_TRIM, &mm->context, TLBGEN_OP_WRITE);
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_NEXT_TRIM, &mm->context.next_trim_cpumask,
+			     sizeof(mm->context.next_trim_cpumask), v))
+		return;
 	atomic_store_explicit(&mm->context.next_trim_cpumask, v, memory_order_relaxed);
 }
 
@@ -207,11 +214,10 @@ static inline void tlbgen__private_mask_clear(atomic_ulong *m, unsigned long nlo
 static inline struct tlbgen_mm *tlbgen__this_loaded_mm(const struct tlbgen_system *sys,
 						       unsigned int cpu)
 {
-	uintptr_t v;
+	uint64_t v;
 
-	if (unlikely(sys->exec) && sys->exec->load &&
-	    sys->exec->load(sys, cpu, TLBGEN_SB_LOADED_MM, &v))
-		return (struct tlbgen_mm *)v;
+	if (tlbgen__sb_load(sys, cpu, &tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm, &v))
+		return (struct tlbgen_mm *)(uintptr_t)v;
 	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm,
 				    memory_order_relaxed);
 }
@@ -224,8 +230,8 @@ static inline void tlbgen__loaded_mm_write(struct tlbgen_system *sys, unsigned i
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_TLBSTATE, &c->tlbstate, TLBGEN_OP_WRITE);
-	if (unlikely(sys->exec) && sys->exec->store &&
-	    sys->exec->store(sys, cpu, TLBGEN_SB_LOADED_MM, (uintptr_t)mm))
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_LOADED_MM, &c->tlbstate.loaded_mm,
+			     sizeof(c->tlbstate.loaded_mm), (uintptr_t)mm))
 		return;
 	atomic_store_explicit(&c->tlbstate.loaded_mm, mm, memory_order_release);
 }
@@ -243,10 +249,9 @@ static inline struct tlbgen_mm *tlbgen__remote_loaded_mm(struct tlbgen_system *s
 
 static inline bool tlbgen__this_is_lazy(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	uintptr_t v;
+	uint64_t v;
 
-	if (unlikely(sys->exec) && sys->exec->load &&
-	    sys->exec->load(sys, cpu, TLBGEN_SB_IS_LAZY, &v))
+	if (tlbgen__sb_load(sys, cpu, &tlbgen__cpu(sys, cpu)->shared.is_lazy, &v))
 		return v != 0;
 	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->shared.is_lazy,
 				    memory_order_relaxed);
@@ -257,8 +262,8 @@ static inline void tlbgen__is_lazy_write(struct tlbgen_system *sys, unsigned int
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_TLBSTATE_SHARED, &c->shared, TLBGEN_OP_WRITE);
-	if (unlikely(sys->exec) && sys->exec->store &&
-	    sys->exec->store(sys, cpu, TLBGEN_SB_IS_LAZY, lazy))
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_IS_LAZY, &c->shared.is_lazy,
+			     sizeof(c->shared.is_lazy), lazy))
 		return;
 	atomic_store_explicit(&c->shared.is_lazy, lazy, memory_order_relaxed);
 }
@@ -309,32 +314,16 @@ static inline void tlbgen__flush_mm_publish(struct tlbgen_system *sys, unsigned 
 			      mm ? memory_order_relaxed : memory_order_release);
 }
 
-/* ---- kvm_steal_time.preempted ------------------------------------------------------ */
-
-/* READ_ONCE(src->preempted) of vCPU `t`. */
-static inline uint8_t tlbgen__steal_time_read(struct tlbgen_system *sys, unsigned int t)
-{
-	return atomic_load_explicit(&sys->cpus[t]->steal_time.preempted, memory_order_relaxed);
-}
-
-/* try_cmpxchg(&src->preempted, old, new): a full barrier, as in the kernel. */
-static inline bool tlbgen__steal_time_cmpxchg(struct tlbgen_system *sys, unsigned int t,
-					      uint8_t *old, uint8_t new)
-{
-	return atomic_compare_exchange_strong(&sys->cpus[t]->steal_time.preempted, old, new);
-}
-
-/* The host: kvm_steal_time_set_preempted() (set) and record_steal_time() (xchg 0). */
-static inline uint8_t tlbgen__steal_time_xchg(struct tlbgen_system *sys, unsigned int t,
-					      uint8_t v)
-{
-	return atomic_exchange(&sys->cpus[t]->steal_time.preempted, v);
-}
-
 /* ---- csd ------------------------------------------------------------------------------ */
 
+/* The running CPU's own buffered csd store forwards (csd_lock() after a
+ * csd_lock() of its own); another CPU's waits in its buffer. */
 static inline bool tlbgen__csd_locked(const struct tlbgen_csd *csd)
 {
+	uint64_t v;
+
+	if (tlbgen__sb_load(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, &csd->u_flags, &v))
+		return v & CSD_FLAG_LOCK;
 	return atomic_load_explicit(&csd->u_flags, memory_order_acquire) & CSD_FLAG_LOCK;
 }
 
@@ -348,6 +337,10 @@ static inline bool tlbgen__csd_wait_read(struct tlbgen_system *sys, unsigned int
 
 static inline unsigned int tlbgen__csd_flags(const struct tlbgen_csd *csd)
 {
+	uint64_t v;
+
+	if (tlbgen__sb_load(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, &csd->u_flags, &v))
+		return (unsigned int)v;
 	return atomic_load_explicit(&csd->u_flags, memory_order_relaxed);
 }
 
@@ -356,14 +349,22 @@ static inline unsigned int tlbgen__csd_flags(const struct tlbgen_csd *csd)
  * orders the flags before the csd's other fields. */
 static inline void tlbgen__csd_set_flags(struct tlbgen_csd *csd, unsigned int flags)
 {
+	if (tlbgen__sb_store(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, TLBGEN_SB_CSD_FLAGS,
+			     &csd->u_flags, sizeof(csd->u_flags), flags))
+		return;
 	atomic_store_explicit(&csd->u_flags, flags, memory_order_relaxed);
 }
 
-/* csd_unlock(): release, so the initiator sees everything func did. */
+/* csd_unlock(): release, so the initiator sees everything func did; on
+ * x86 a plain store, which waits in the store buffer (its commit wakes
+ * the initiator's csd_lock_wait()). */
 static inline void tlbgen__csd_unlock(struct tlbgen_system *sys, unsigned int cpu,
 				      struct tlbgen_csd *csd)
 {
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_CSD_UNLOCK, &csd->u_flags, sizeof(csd->u_flags),
+			     0))
+		return;
 	atomic_store_explicit(&csd->u_flags, 0, memory_order_release);
 }
 
