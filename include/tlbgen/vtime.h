@@ -247,6 +247,40 @@ struct tlbgen_vt_chooser {
 TLBGEN_API int tlbgen_vtime__set_chooser(struct tlbgen_system *sys,
 					 const struct tlbgen_vt_chooser *c);
 
+/*
+ * Barrier mutation, for tests of the memory model. Each call site of
+ * smp_mb(), smp_rmb() and smp_wmb() in the policy code registers itself
+ * (process-wide) the first time it runs, under the name "file.c:line".
+ */
+enum tlbgen_barrier_kind {
+	TLBGEN_BARRIER_MB = 0,		/* smp_mb(): mfence on x86, drains the store buffer */
+	TLBGEN_BARRIER_RMB,		/* smp_rmb(): a compiler barrier on x86 */
+	TLBGEN_BARRIER_WMB,		/* smp_wmb(): a compiler barrier on x86 */
+};
+
+struct tlbgen_barrier_info {
+	const char *site;		/* "file.c:line", static storage */
+	enum tlbgen_barrier_kind kind;
+	bool dropped;
+};
+
+/*
+ * tlbgen_barrier_sites - the sites registered so far, at most n into out.
+ * Returns how many are registered (more than n: some were not copied), or
+ * -EINVAL (out NULL with n > 0). Thread-safe.
+ */
+TLBGEN_API int tlbgen_barrier_sites(struct tlbgen_barrier_info *out, size_t n);
+
+/*
+ * tlbgen_barrier_drop - drop (true) or restore (false) the barrier at
+ * `site` in every system of the process: a dropped smp_mb() neither drains
+ * a store buffer nor fences. A test's mutation, never a policy choice.
+ * Returns 0, -EINVAL (NULL), -ENOENT (no such site registered yet: run
+ * the code that reaches it first). Thread-safe; takes effect at the site's
+ * next call.
+ */
+TLBGEN_API int tlbgen_barrier_drop(const char *site, bool drop);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 #define TLBGEN_CORE_ACCESS_H
 
 #include "access-mm.h"
+#include "barrier.h"
 #include "stats.h"
 
 static inline void tlbgen__trace_line(struct tlbgen_system *sys, unsigned int cpu,
@@ -43,13 +44,19 @@ static inline void tlbgen__trace_flush(struct tlbgen_system *sys, unsigned int c
 /* ---- fences ---------------------------------------------------------------- */
 
 /* smp_mb(): a full barrier (mfence or a locked RMW on x86): the CPU's
- * store buffer drains before its next load. */
-static inline void tlbgen__smp_mb(struct tlbgen_system *sys, unsigned int cpu)
+ * store buffer drains before its next load. Each call site may be dropped
+ * by a test (core/barrier.h). */
+static inline void tlbgen__smp_mb_at(struct tlbgen_system *sys, unsigned int cpu,
+				     struct tlbgen__barrier_site *site)
 {
+	if (!tlbgen__barrier_keep(site))
+		return;
 	if (unlikely(sys->exec) && sys->exec->fence)
 		sys->exec->fence(sys, cpu, TLBGEN_FENCE_SMP_MB);
 	atomic_thread_fence(memory_order_seq_cst);
 }
+#define tlbgen__smp_mb(sys, cpu) \
+	tlbgen__smp_mb_at(sys, cpu, TLBGEN__BARRIER_SITE(TLBGEN_BARRIER_MB))
 
 /* The MOV to CR3 of load_new_mm_cr3(): serialising, so the store buffer
  * drains there; nothing to order in C11 (no CR3 exists in threaded mode). */
@@ -59,23 +66,18 @@ static inline void tlbgen__cr3_write(struct tlbgen_system *sys, unsigned int cpu
 		sys->exec->fence(sys, cpu, TLBGEN_FENCE_CR3);
 }
 
-/* smp_rmb(): a compiler barrier on x86 (loads are not reordered with
- * loads); an acquire fence in C11 terms. */
-static inline void tlbgen__smp_rmb(struct tlbgen_system *sys, unsigned int cpu)
+/* smp_rmb() and smp_wmb(): compiler barriers on x86 (loads are not
+ * reordered with loads, nor stores with stores); acquire and release
+ * fences in C11 terms. The store buffer does not drain. */
+static inline void tlbgen__smp_rwmb_at(struct tlbgen__barrier_site *site, memory_order mo)
 {
-	(void)sys;
-	(void)cpu;
-	atomic_thread_fence(memory_order_acquire);
+	if (tlbgen__barrier_keep(site))
+		atomic_thread_fence(mo);
 }
-
-/* smp_wmb(): a compiler barrier on x86 (stores are not reordered with
- * stores); a release fence in C11 terms. */
-static inline void tlbgen__smp_wmb(struct tlbgen_system *sys, unsigned int cpu)
-{
-	(void)sys;
-	(void)cpu;
-	atomic_thread_fence(memory_order_release);
-}
+#define tlbgen__smp_rmb(sys, cpu) ((void)(sys), (void)(cpu), \
+	tlbgen__smp_rwmb_at(TLBGEN__BARRIER_SITE(TLBGEN_BARRIER_RMB), memory_order_acquire))
+#define tlbgen__smp_wmb(sys, cpu) ((void)(sys), (void)(cpu), \
+	tlbgen__smp_rwmb_at(TLBGEN__BARRIER_SITE(TLBGEN_BARRIER_WMB), memory_order_release))
 
 /* ---- mm->context.tlb_gen ---------------------------------------------------- */
 

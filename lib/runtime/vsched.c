@@ -229,7 +229,16 @@ void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until,
 	unsigned int next;
 
 	vt->stats.sched_points++;
-	/* While it sleeps its stores commit. */
+	/* While it sleeps its stores commit; under a chooser, other CPUs may
+	 * run first, after its last loads and before the commits (a lazy
+	 * return's tlb_gen load has no CR3 write after it). Only in a timed
+	 * sleep (work), which an IPI sent meanwhile shortens: a wake before
+	 * the CPU sleeps would be lost on a csd wait or the idle loop. */
+	if (me->sb_len && vt->chooser.choose && !me->waiting && until != VT_NEVER) {
+		tlbgen__vt_sched(vt, cpu);
+		if (me->ipi_at < until)
+			until = me->ipi_at > me->clock ? me->ipi_at : me->clock;
+	}
 	if (me->sb_len)
 		tlbgen__vt_sb_drain(vt, cpu, "the CPU sleeps");
 	me->sleep_from = me->clock;
