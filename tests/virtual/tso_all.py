@@ -52,6 +52,12 @@ r, _ = explore("tso", "--profile", "v6.14", "--exhaustive", "--scenario", "switc
 check(r.rc == 1 and r.value("failed", profile="v6.14", scenario="switch_mm") == 1,
       "v6.14 under tso: switch_mm fails (exit %d)" % r.rc)
 
+# A limit is never a silent default: stopped early is "not exhausted", exit 1.
+r, _ = explore("tso", "--exhaustive", "--scenario", "csd", "--max-executions", "5")
+p = {"scenario": "csd", "memory_model": "tso", "search": "exhaustive"}
+check(r.rc == 1 and r.value("exhausted", **p) == 0 and r.value("executions", **p) == 5,
+      "--max-executions 5: not exhausted after 5 executions, exit %d" % r.rc)
+
 r, _ = explore("tso", "--scenario", "no-such")
 check(r.rc == 2 and "no-such" in r.err, "an unknown scenario: exit 2 naming it (%d)" % r.rc)
 sys.exit(status())
