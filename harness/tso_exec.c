@@ -65,6 +65,8 @@ static void on_note(void *ctx, unsigned int cpu, const char *what)
 	}
 	if (strstr(buf, "sends CPU1 no IPI"))
 		r->skipped = true;
+	if (cpu == 0 && strstr(buf, "CPU1's cpu_tlbstate_shared.is_lazy = true from memory while"))
+		r->lazy_held = true;
 }
 
 static unsigned int on_choose(void *ctx, unsigned int running, const struct tlbgen_vt_option *o,
@@ -194,7 +196,7 @@ int tx_exec(struct txrun *r)
 	r->violations = 0;
 	r->msg[0] = 0;
 	r->read_loaded[0] = r->held[0] = 0;
-	r->skipped = r->switch_flushed = false;
+	r->skipped = r->switch_flushed = r->lazy_held = false;
 	err = tlbgen_system__create(&o, &r->sys);
 	if (err) {
 		snprintf(r->msg, sizeof(r->msg), "cannot create a system of profile '%s': %s",
@@ -289,7 +291,7 @@ unsigned int tx_print_trace(FILE *out, const struct txcfg *cfg, const struct txd
 		returned |= strstr(e->text, "() returned") != NULL;
 		if (strstr(e->text, "reaches memory (the CPU sleeps)") ||
 		    strstr(e->text, "reaches memory (the system went idle)") ||
-		    (strstr(e->text, "is_lazy = false") && !strstr(e->text, "still holds")))
+		    (strstr(e->text, "is_lazy = false reaches memory")))
 			continue;
 		fprintf(out, "%3u. %s\n", ++k, e->text);
 	}

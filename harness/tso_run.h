@@ -76,6 +76,7 @@ struct txrun {
 	char barrier[16], switching[16], sw_write[16];
 	char read_loaded[48], held[48];	/* CPU1's loaded_mm as CPU0 read it; buffered */
 	bool skipped;			/* should_flush_tlb() skipped CPU1 */
+	bool lazy_held;			/* CPU0 read CPU1's is_lazy while false was buffered */
 	bool switch_flushed;		/* CPU1's switch_mm() flushed */
 };
 

@@ -182,9 +182,23 @@ static int lazy_return(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	int err;
 
 	tx_ev_add(r, cpu, false, "CPU1 returns from lazy mode: switch_mm(mm A), the mm it kept");
+	r->in_switch = true;
 	err = tlbgen_switch_mm(sys, cpu, r->mm_a);
+	r->in_switch = false;
 	err = err ?: tx_wait_flushes(r, cpu, 1);
 	return err ?: touch(r, cpu, TX_PAGE);
+}
+
+static void explain_lazy(FILE *out, const struct txrun *r)
+{
+	fprintf(out, "what happened: %s%sso CPU1 came back to mm A with P's old translation.\n",
+		r->lazy_held ? "CPU0's should_flush_tlb() read CPU1's is_lazy = true from memory "
+		"while CPU1's store buffer held false, and skipped it as lazy; " : "",
+		r->skipped ? "CPU0 sent CPU1 no IPI; " : "");
+	if (r->lazy_held && r->cfg->model == TLBGEN_MEMORY_TSO)
+		fprintf(out, "window: the smp_mb() between switch_mm_irqs_off()'s is_lazy = false "
+			"store and its tlb_gen load on the return from lazy mode (it pairs with "
+			"inc_mm_tlb_gen()): without it the load passed the store.\n");
 }
 
 /* ---- the once-per-HZ trim of mm_cpumask against a flush (6db2526c1d69) ---------------------- */
@@ -308,7 +322,8 @@ const struct txscen tx_scenarios[] = {
 	  "and stays in mm_cpumask(A)", explain_switch, 3 },
 	{ "lazy_return", "a lazy CPU1 returns to mm A while CPU0 flushes P", 2, false,
 	  { on_a, lazy_on_a }, { flush_p, lazy_return },
-	  "CPU0 runs mm A; CPU1 ran mm A, touched P and went lazy (is_lazy, still on A)", NULL, 3 },
+	  "CPU0 runs mm A; CPU1 ran mm A, touched P and went lazy (is_lazy, still on A)",
+	  explain_lazy, 3 },
 	{ "trim", "the once-per-HZ mm_cpumask trim against CPU2's switch to A, 3 CPUs", 3,
 	  false, { trim_setup0, ran_a, ran_a }, { flush_p, NULL, switch_to_a },
 	  "CPU0 runs mm A; CPUs 1 and 2 ran A, touched P, switched to B (both in "
@@ -318,7 +333,7 @@ const struct txscen tx_scenarios[] = {
 	  "CPU0 runs mm A; CPU1 ran mm A, touched P, switched to mm B", NULL, 3 },
 	{ "kernel_range", "flush_tlb_kernel_range() on CPU2 while CPU0 flushes P and CPU1 "
 	  "switches to A", 3, false, { on_a, ran_a, on_a }, { flush_p, switch_to_a, kernel_flush },
-	  "CPUs 0 and 2 run mm A; CPU1 ran A, touched P, switched to B", NULL, 2 },
+	  "CPUs 0 and 2 run mm A; CPU1 ran A, touched P, switched to B", explain_switch, 2 },
 	{ "csd", "two callers (CPU0 twice, CPU1 once) queue csds on CPU2: csd_lock/unlock", 3,
 	  false, { runs_a, runs_a, runs_a }, { flush_p_then_q, flush_q, csd_target },
 	  "CPUs 0, 1 and 2 run mm A and touched P and Q", NULL, 2 },
