@@ -251,8 +251,9 @@ static int kernel_flush(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 
 /* ---- the csd lock between two callers and a target (kernel/smp.c) --------------------------- */
 
-/* Two flushes back to back: the second csd_lock() waits for the target's
- * csd_unlock() of the first, while CPU1 queues its own csd on CPU2. */
+/* Two flushes back to back: the first one's csd_lock_wait() returns once
+ * the target's csd_unlock() reached memory, then csd_lock() reuses the csd,
+ * while CPU1 queues its own csd on CPU2. */
 static int flush_p_then_q(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	(void)sys;
