@@ -14,9 +14,8 @@ extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, 
 	bench_replay;
 /* Tools on the one parser, each defined in its own file. */
 extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
-	bench_merge, bench_compare;
+	bench_merge, bench_compare, bench_explore;
 
-int bench_explore_main(int argc, char **argv);
 int bench_tlbie_main(int argc, char **argv);
 int bench_pagefault_main(int argc, char **argv);
 int bench_reclaim_main(int argc, char **argv);
@@ -50,8 +49,6 @@ LEGACY(pagefault, bench_pagefault_main,
        "seed 003: page_fault3 with retried faults, spurious flushes per variant", false);
 LEGACY(reclaim, bench_reclaim_main,
        "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", false);
-LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual under a memory "
-       "model)", false);
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,

@@ -176,19 +176,23 @@ TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys,
 /*
  * Memory models. TLBGEN_MEMORY_SC (the default): every store reaches memory
  * when it is made. TLBGEN_MEMORY_TSO (x86-TSO): each emulated CPU has a
- * FIFO store buffer. The plain stores to cpu_tlbstate.loaded_mm and
- * cpu_tlbstate_shared.is_lazy enter it; the CPU's own loads forward from
- * it, other CPUs read memory. It drains at smp_mb(), at every locked RMW
- * (inc_mm_tlb_gen(), mm_cpumask set/clear, llist_add() of a csd), at
- * serialising points (the CR3 write of switch_mm_irqs_off(), sending an
- * IPI, interrupt entry), and when the CPU sleeps (idle, csd_lock_wait(),
- * user work) or its program returns. smp_rmb() and smp_wmb() are compiler
- * barriers on x86 and drain nothing. Other shared fields (tlb_gen,
- * mm_cpumask, the call queues) are only written by locked RMWs; the csd
- * flags and next_trim_cpumask stay in program order (not buffered).
- * Otherwise an entry commits at the CPU's first scheduling point at least
- * a same-socket transfer after the store, or, with a chooser, when the
- * chooser drains it.
+ * FIFO store buffer. Every plain store the kernel code makes to state other
+ * CPUs read enters it: cpu_tlbstate.loaded_mm and loaded_mm_asid,
+ * cpu_tlbstate_shared.is_lazy, mm->context.next_trim_cpumask, the csd
+ * flags (csd_lock() and csd_unlock()), mm->context.global_asid and
+ * asid_transition. The CPU's own loads forward from it, other CPUs read
+ * memory; entries reach memory in order, so no store is visible before an
+ * earlier one of the same CPU. It drains at smp_mb(), at every locked RMW
+ * (inc_mm_tlb_gen(), mm_cpumask set/clear, llist_add() of a csd, the
+ * batched-unmap and kernel-word atomics, the page-table lock), at
+ * serialising points (the CR3 write of switch_mm_irqs_off(), the ICR write
+ * that sends an IPI, interrupt entry and IRET), and when the CPU sleeps
+ * (idle, csd_lock_wait(), user work) or its program returns. smp_rmb() and
+ * smp_wmb() are compiler barriers on x86 and drain nothing. PTE writes are
+ * not buffered (the oracle dates a PTE change when it is made): the buffer
+ * drains before each. Otherwise an entry commits at the CPU's first
+ * scheduling point at least a same-socket transfer after the store, or,
+ * with a chooser, when the chooser drains it.
  */
 enum tlbgen_memory_model {
 	TLBGEN_MEMORY_SC = 0,
@@ -242,6 +246,40 @@ struct tlbgen_vt_chooser {
  */
 TLBGEN_API int tlbgen_vtime__set_chooser(struct tlbgen_system *sys,
 					 const struct tlbgen_vt_chooser *c);
+
+/*
+ * Barrier mutation, for tests of the memory model. Each call site of
+ * smp_mb(), smp_rmb() and smp_wmb() in the policy code registers itself
+ * (process-wide) the first time it runs, under the name "file.c:line".
+ */
+enum tlbgen_barrier_kind {
+	TLBGEN_BARRIER_MB = 0,		/* smp_mb(): mfence on x86, drains the store buffer */
+	TLBGEN_BARRIER_RMB,		/* smp_rmb(): a compiler barrier on x86 */
+	TLBGEN_BARRIER_WMB,		/* smp_wmb(): a compiler barrier on x86 */
+};
+
+struct tlbgen_barrier_info {
+	const char *site;		/* "file.c:line", static storage */
+	enum tlbgen_barrier_kind kind;
+	bool dropped;
+};
+
+/*
+ * tlbgen_barrier_sites - the sites registered so far, at most n into out.
+ * Returns how many are registered (more than n: some were not copied), or
+ * -EINVAL (out NULL with n > 0). Thread-safe.
+ */
+TLBGEN_API int tlbgen_barrier_sites(struct tlbgen_barrier_info *out, size_t n);
+
+/*
+ * tlbgen_barrier_drop - drop (true) or restore (false) the barrier at
+ * `site` in every system of the process: a dropped smp_mb() neither drains
+ * a store buffer nor fences. A test's mutation, never a policy choice.
+ * Returns 0, -EINVAL (NULL), -ENOENT (no such site registered yet: run
+ * the code that reaches it first). Thread-safe; takes effect at the site's
+ * next call.
+ */
+TLBGEN_API int tlbgen_barrier_drop(const char *site, bool drop);
 
 #ifdef __cplusplus
 }

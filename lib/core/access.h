@@ -19,6 +19,7 @@
 #define TLBGEN_CORE_ACCESS_H
 
 #include "access-mm.h"
+#include "barrier.h"
 #include "stats.h"
 
 static inline void tlbgen__trace_line(struct tlbgen_system *sys, unsigned int cpu,
@@ -44,13 +45,19 @@ static inline void tlbgen__trace_flush(struct tlbgen_system *sys, unsigned int c
 /* ---- fences ---------------------------------------------------------------- */
 
 /* smp_mb(): a full barrier (mfence or a locked RMW on x86): the CPU's
- * store buffer drains before its next load. */
-static inline void tlbgen__smp_mb(struct tlbgen_system *sys, unsigned int cpu)
+ * store buffer drains before its next load. Each call site may be dropped
+ * by a test (core/barrier.h). */
+static inline void tlbgen__smp_mb_at(struct tlbgen_system *sys, unsigned int cpu,
+				     struct tlbgen__barrier_site *site)
 {
+	if (!tlbgen__barrier_keep(site))
+		return;
 	if (unlikely(sys->exec) && sys->exec->fence)
 		sys->exec->fence(sys, cpu, TLBGEN_FENCE_SMP_MB);
 	atomic_thread_fence(memory_order_seq_cst);
 }
+#define tlbgen__smp_mb(sys, cpu) \
+	tlbgen__smp_mb_at(sys, cpu, TLBGEN__BARRIER_SITE(TLBGEN_BARRIER_MB))
 
 /* The MOV to CR3 of load_new_mm_cr3(): serialising, so the store buffer
  * drains there; nothing to order in C11 (no CR3 exists in threaded mode). */
@@ -60,23 +67,18 @@ static inline void tlbgen__cr3_write(struct tlbgen_system *sys, unsigned int cpu
 		sys->exec->fence(sys, cpu, TLBGEN_FENCE_CR3);
 }
 
-/* smp_rmb(): a compiler barrier on x86 (loads are not reordered with
- * loads); an acquire fence in C11 terms. */
-static inline void tlbgen__smp_rmb(struct tlbgen_system *sys, unsigned int cpu)
+/* smp_rmb() and smp_wmb(): compiler barriers on x86 (loads are not
+ * reordered with loads, nor stores with stores); acquire and release
+ * fences in C11 terms. The store buffer does not drain. */
+static inline void tlbgen__smp_rwmb_at(struct tlbgen__barrier_site *site, memory_order mo)
 {
-	(void)sys;
-	(void)cpu;
-	atomic_thread_fence(memory_order_acquire);
+	if (tlbgen__barrier_keep(site))
+		atomic_thread_fence(mo);
 }
-
-/* smp_wmb(): a compiler barrier on x86 (stores are not reordered with
- * stores); a release fence in C11 terms. */
-static inline void tlbgen__smp_wmb(struct tlbgen_system *sys, unsigned int cpu)
-{
-	(void)sys;
-	(void)cpu;
-	atomic_thread_fence(memory_order_release);
-}
+#define tlbgen__smp_rmb(sys, cpu) ((void)(sys), (void)(cpu), \
+	tlbgen__smp_rwmb_at(TLBGEN__BARRIER_SITE(TLBGEN_BARRIER_RMB), memory_order_acquire))
+#define tlbgen__smp_wmb(sys, cpu) ((void)(sys), (void)(cpu), \
+	tlbgen__smp_rwmb_at(TLBGEN__BARRIER_SITE(TLBGEN_BARRIER_WMB), memory_order_release))
 
 /* ---- mm->context.tlb_gen ---------------------------------------------------- */
 
@@ -103,7 +105,11 @@ static inline uint64_t tlbgen__mm_tlb_gen_read(struct tlbgen_system *sys, unsign
 static inline uint64_t tlbgen__mm_next_trim_read(struct tlbgen_system *sys, unsigned int cpu,
 						 struct tlbgen_mm *mm)
 {
+	uint64_t v;
+
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_TRIM, &mm->context, TLBGEN_OP_READ);
+	if (tlbgen__sb_load(sys, cpu, &mm->context.next_trim_cpumask, &v))
+		return v;
 	return atomic_load_explicit(&mm->context.next_trim_cpumask, memory_order_relaxed);
 }
 
@@ -111,6 +117,9 @@ static inline void tlbgen__mm_next_trim_write(struct tlbgen_system *sys, unsigne
 					      struct tlbgen_mm *mm, uint64_t v)
 {
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_MM_TRIM, &mm->context, TLBGEN_OP_WRITE);
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_NEXT_TRIM, &mm->context.next_trim_cpumask,
+			     sizeof(mm->context.next_trim_cpumask), v))
+		return;
 	atomic_store_explicit(&mm->context.next_trim_cpumask, v, memory_order_relaxed);
 }
 
@@ -208,11 +217,10 @@ static inline void tlbgen__private_mask_clear(atomic_ulong *m, unsigned long nlo
 static inline struct tlbgen_mm *tlbgen__this_loaded_mm(const struct tlbgen_system *sys,
 						       unsigned int cpu)
 {
-	uintptr_t v;
+	uint64_t v;
 
-	if (unlikely(sys->exec) && sys->exec->load &&
-	    sys->exec->load(sys, cpu, TLBGEN_SB_LOADED_MM, &v))
-		return (struct tlbgen_mm *)v;
+	if (tlbgen__sb_load(sys, cpu, &tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm, &v))
+		return (struct tlbgen_mm *)(uintptr_t)v;
 	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm,
 				    memory_order_relaxed);
 }
@@ -225,8 +233,8 @@ static inline void tlbgen__loaded_mm_write(struct tlbgen_system *sys, unsigned i
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_TLBSTATE, &c->tlbstate, TLBGEN_OP_WRITE);
-	if (unlikely(sys->exec) && sys->exec->store &&
-	    sys->exec->store(sys, cpu, TLBGEN_SB_LOADED_MM, (uintptr_t)mm))
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_LOADED_MM, &c->tlbstate.loaded_mm,
+			     sizeof(c->tlbstate.loaded_mm), (uintptr_t)mm))
 		return;
 	atomic_store_explicit(&c->tlbstate.loaded_mm, mm, memory_order_release);
 }
@@ -244,10 +252,9 @@ static inline struct tlbgen_mm *tlbgen__remote_loaded_mm(struct tlbgen_system *s
 
 static inline bool tlbgen__this_is_lazy(const struct tlbgen_system *sys, unsigned int cpu)
 {
-	uintptr_t v;
+	uint64_t v;
 
-	if (unlikely(sys->exec) && sys->exec->load &&
-	    sys->exec->load(sys, cpu, TLBGEN_SB_IS_LAZY, &v))
+	if (tlbgen__sb_load(sys, cpu, &tlbgen__cpu(sys, cpu)->shared.is_lazy, &v))
 		return v != 0;
 	return atomic_load_explicit(&tlbgen__cpu(sys, cpu)->shared.is_lazy,
 				    memory_order_relaxed);
@@ -258,8 +265,8 @@ static inline void tlbgen__is_lazy_write(struct tlbgen_system *sys, unsigned int
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_TLBSTATE_SHARED, &c->shared, TLBGEN_OP_WRITE);
-	if (unlikely(sys->exec) && sys->exec->store &&
-	    sys->exec->store(sys, cpu, TLBGEN_SB_IS_LAZY, lazy))
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_IS_LAZY, &c->shared.is_lazy,
+			     sizeof(c->shared.is_lazy), lazy))
 		return;
 	atomic_store_explicit(&c->shared.is_lazy, lazy, memory_order_relaxed);
 }
@@ -310,32 +317,16 @@ static inline void tlbgen__flush_mm_publish(struct tlbgen_system *sys, unsigned 
 			      mm ? memory_order_relaxed : memory_order_release);
 }
 
-/* ---- kvm_steal_time.preempted ------------------------------------------------------ */
-
-/* READ_ONCE(src->preempted) of vCPU `t`. */
-static inline uint8_t tlbgen__steal_time_read(struct tlbgen_system *sys, unsigned int t)
-{
-	return atomic_load_explicit(&sys->cpus[t]->steal_time.preempted, memory_order_relaxed);
-}
-
-/* try_cmpxchg(&src->preempted, old, new): a full barrier, as in the kernel. */
-static inline bool tlbgen__steal_time_cmpxchg(struct tlbgen_system *sys, unsigned int t,
-					      uint8_t *old, uint8_t new)
-{
-	return atomic_compare_exchange_strong(&sys->cpus[t]->steal_time.preempted, old, new);
-}
-
-/* The host: kvm_steal_time_set_preempted() (set) and record_steal_time() (xchg 0). */
-static inline uint8_t tlbgen__steal_time_xchg(struct tlbgen_system *sys, unsigned int t,
-					      uint8_t v)
-{
-	return atomic_exchange(&sys->cpus[t]->steal_time.preempted, v);
-}
-
 /* ---- csd ------------------------------------------------------------------------------ */
 
+/* The running CPU's own buffered csd store forwards (csd_lock() after a
+ * csd_lock() of its own); another CPU's waits in its buffer. */
 static inline bool tlbgen__csd_locked(const struct tlbgen_csd *csd)
 {
+	uint64_t v;
+
+	if (tlbgen__sb_load(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, &csd->u_flags, &v))
+		return v & CSD_FLAG_LOCK;
 	return atomic_load_explicit(&csd->u_flags, memory_order_acquire) & CSD_FLAG_LOCK;
 }
 
@@ -349,6 +340,10 @@ static inline bool tlbgen__csd_wait_read(struct tlbgen_system *sys, unsigned int
 
 static inline unsigned int tlbgen__csd_flags(const struct tlbgen_csd *csd)
 {
+	uint64_t v;
+
+	if (tlbgen__sb_load(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, &csd->u_flags, &v))
+		return (unsigned int)v;
 	return atomic_load_explicit(&csd->u_flags, memory_order_relaxed);
 }
 
@@ -357,14 +352,22 @@ static inline unsigned int tlbgen__csd_flags(const struct tlbgen_csd *csd)
  * orders the flags before the csd's other fields. */
 static inline void tlbgen__csd_set_flags(struct tlbgen_csd *csd, unsigned int flags)
 {
+	if (tlbgen__sb_store(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, TLBGEN_SB_CSD_FLAGS,
+			     &csd->u_flags, sizeof(csd->u_flags), flags))
+		return;
 	atomic_store_explicit(&csd->u_flags, flags, memory_order_relaxed);
 }
 
-/* csd_unlock(): release, so the initiator sees everything func did. */
+/* csd_unlock(): release, so the initiator sees everything func did; on
+ * x86 a plain store, which waits in the store buffer (its commit wakes
+ * the initiator's csd_lock_wait()). */
 static inline void tlbgen__csd_unlock(struct tlbgen_system *sys, unsigned int cpu,
 				      struct tlbgen_csd *csd)
 {
 	tlbgen__trace_line(sys, cpu, TLBGEN_LINE_CSD, csd, TLBGEN_OP_WRITE);
+	if (tlbgen__sb_store(sys, cpu, TLBGEN_SB_CSD_UNLOCK, &csd->u_flags, sizeof(csd->u_flags),
+			     0))
+		return;
 	atomic_store_explicit(&csd->u_flags, 0, memory_order_release);
 }
 

@@ -272,16 +272,28 @@ struct tlbgen_transport {
 	int (*check_cpu)(const struct tlbgen_system *sys, unsigned int cpu);
 };
 
-/* The per-CPU fields whose plain stores a store buffer may hold. */
+/* The shared fields whose plain stores a store buffer holds (for the notes). */
 enum tlbgen_sb_field {
 	TLBGEN_SB_LOADED_MM = 0,	/* cpu_tlbstate.loaded_mm */
 	TLBGEN_SB_IS_LAZY,		/* cpu_tlbstate_shared.is_lazy */
+	TLBGEN_SB_LOADED_MM_ASID,	/* cpu_tlbstate.loaded_mm_asid */
+	TLBGEN_SB_NEXT_TRIM,		/* mm->context.next_trim_cpumask */
+	TLBGEN_SB_CSD_FLAGS,		/* csd->node.u_flags: csd_lock() */
+	TLBGEN_SB_CSD_UNLOCK,		/* csd->node.u_flags: csd_unlock() */
+	TLBGEN_SB_GLOBAL_ASID,		/* mm->context.global_asid */
+	TLBGEN_SB_ASID_TRANSITION,	/* mm->context.asid_transition */
+	TLBGEN_SB_NR
 };
 
-/* Why a store buffer drains without a locked RMW. */
+/* The running CPU, for an accessor whose caller does not name it. */
+#define TLBGEN_CPU_RUNNING	(~0u)
+
+/* Why a store buffer drains without a traced locked RMW. */
 enum tlbgen_fence_kind {
 	TLBGEN_FENCE_SMP_MB = 0,	/* smp_mb(): mfence */
 	TLBGEN_FENCE_CR3,		/* MOV to CR3 in switch_mm_irqs_off(): serialising */
+	TLBGEN_FENCE_LOCKED,		/* an untraced locked RMW (cmpxchg, lock add) */
+	TLBGEN_FENCE_PTE,		/* a PTE write or the PTL: not buffered, kept in order */
 };
 
 /*
@@ -299,15 +311,16 @@ struct tlbgen_exec_hooks {
 	uint64_t (*jiffies)(const struct tlbgen_system *sys);
 	/*
 	 * The memory model (tlbgen_vtime__set_memory_model()). store: a plain
-	 * store by `cpu` to a field other CPUs read; true when it went into
-	 * the CPU's store buffer instead of memory. load: `cpu`'s own load of
-	 * such a field; true and *val when its buffer forwards a newer value.
+	 * store by `cpu` (TLBGEN_CPU_RUNNING: the running one) of `size`
+	 * bytes to a field other CPUs read; true when it went into the CPU's
+	 * store buffer instead of memory. load: `cpu`'s own load of such a
+	 * field; true and *val when its buffer forwards a newer value.
 	 * fence: smp_mb() or a serialising instruction; the buffer drains.
 	 */
 	bool (*store)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
-		      uintptr_t val);
-	bool (*load)(const struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
-		     uintptr_t *val);
+		      void *addr, unsigned int size, uint64_t val);
+	bool (*load)(const struct tlbgen_system *sys, unsigned int cpu, const void *addr,
+		     uint64_t *val);
 	void (*fence)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why);
 	/* should_flush_tlb() on `cpu` decided not to IPI `target`. */
 	void (*ipi_skipped)(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);

@@ -97,13 +97,11 @@ TLBGEN_API int tlbgen_pte_set(struct tlbgen_system *sys, unsigned int cpu, struc
 static void local_flush_page(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm,
 			     unsigned long addr)
 {
-	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
-
 	if (tlbgen__this_loaded_mm(sys, cpu) != mm)
 		return;
 	tlbgen__local_irq_disable(sys, cpu);
-	tlbgen__tlb_flush_one(sys, cpu, c->tlbstate.loaded_mm_asid, addr & ~(TLBGEN_PAGE_SIZE - 1),
-			      TLBGEN_PAGE_SHIFT);
+	tlbgen__tlb_flush_one(sys, cpu, tlbgen__this_loaded_mm_asid(sys, cpu),
+			      addr & ~(TLBGEN_PAGE_SIZE - 1), TLBGEN_PAGE_SHIFT);
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PAGES_INVALIDATED);
 	tlbgen__local_irq_enable(sys, cpu);
 }

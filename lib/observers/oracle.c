@@ -170,6 +170,7 @@ static void tlbgen__fill_violation(struct tlbgen_system *sys, unsigned int cpu,
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 	const struct tlbgen_flush_rec *r = flush_id ? flush_rec(sys, flush_id) : NULL;
+	uint16_t asid = tlbgen__this_loaded_mm_asid(sys, cpu);
 
 	*v = (struct tlbgen_violation){
 		.cpu = cpu,
@@ -178,8 +179,7 @@ static void tlbgen__fill_violation(struct tlbgen_system *sys, unsigned int cpu,
 		.entry_version = entry_version,
 		.pte_version = atomic_load_explicit(&mm->priv.ptes[vpn].version,
 						    memory_order_relaxed),
-		.local_tlb_gen = tlbgen__is_global_asid(c->tlbstate.loaded_mm_asid) ? 0 :
-				 c->tlbstate.ctxs[c->tlbstate.loaded_mm_asid].tlb_gen,
+		.local_tlb_gen = tlbgen__is_global_asid(asid) ? 0 : c->tlbstate.ctxs[asid].tlb_gen,
 		.mm_tlb_gen = atomic_load_explicit(&mm->context.tlb_gen, memory_order_relaxed),
 		.flush_id = flush_id,
 	};

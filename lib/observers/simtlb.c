@@ -295,7 +295,7 @@ static int tlbgen__access(struct tlbgen_system *sys, unsigned int cpu, unsigned 
 	if (vpn >= mm->priv.nr_pages)
 		return -EINVAL;
 	c = tlbgen__cpu(sys, cpu);
-	asid = c->tlbstate.loaded_mm_asid;
+	asid = tlbgen__this_loaded_mm_asid(sys, cpu);	/* the CPU's own view */
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLB_ACCESS);
 	tlb_lock(sys, c->priv.tlb);
 	e = tlb_lookup(c->priv.tlb, asid, vpn);
@@ -358,7 +358,7 @@ static int tlbgen__audit_cpu(struct tlbgen_system *sys, unsigned int cpu)
 	if (!mm)
 		return 0;
 	t = tlbgen__cpu(sys, cpu)->priv.tlb;
-	asid = tlbgen__cpu(sys, cpu)->tlbstate.loaded_mm_asid;
+	asid = tlbgen__this_loaded_mm_asid(sys, cpu);
 	tlb_lock(sys, t);
 	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
 		const struct tlbgen_tlb_entry *e = &t->e[i];

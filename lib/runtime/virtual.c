@@ -50,6 +50,9 @@ void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
 		tlbgen__vt_sb_drain(vt, cpu, "interrupt entry serialises");
 	tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_IRQ, m->irq_entry);
 	tlbgen__flush_smp_call_function_queue(vt->sys, cpu, -1);
+	/* IRET is serialising: the handler's stores (csd_unlock()) commit. */
+	if (me->sb_len)
+		tlbgen__vt_sb_drain(vt, cpu, "IRET serialises");
 	tlbgen__vt_charge(vt, me, TLBGEN_VT_TIME_IRQ, m->irq_exit);
 }
 
@@ -168,6 +171,8 @@ static void vt_fence(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fe
 {
 	struct tlbgen_vt *vt = vt_of(sys);
 
+	if (cpu == TLBGEN_CPU_RUNNING)
+		cpu = vt->current;
 	if (cpu >= sys->nr_cpus || cpu != vt->current || !vt->v[cpu].sb_len)
 		return;
 	/*
@@ -178,8 +183,7 @@ static void vt_fence(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fe
 	 */
 	if (why == TLBGEN_FENCE_CR3)
 		tlbgen__vt_sched(vt, cpu);
-	tlbgen__vt_sb_drain(vt, cpu,
-			    why == TLBGEN_FENCE_CR3 ? "the CR3 write serialises" : "smp_mb()");
+	tlbgen__vt_sb_drain(vt, cpu, tlbgen__vt_fence_why(why));
 }
 
 static const struct tlbgen_exec_hooks vt_hooks = {
@@ -351,6 +355,7 @@ static int vt_create(struct tlbgen_system *sys)
 	vt->rng = sys->rng;
 	vt->stack_size = VT_STACK;
 	vt->cpu_main = vcpu_main;
+	vt->csd_committed = tlbgen__vt_csd_committed;
 	vt->stats.sz = sizeof(vt->stats);
 	sys->rt = vt;
 	sys->exec = &vt_hooks;

@@ -20,11 +20,16 @@ enum vcpu_state {
 /* One store in a CPU's store buffer (TLBGEN_MEMORY_TSO). */
 struct tlbgen_sb_entry {
 	enum tlbgen_sb_field f;
-	uintptr_t val;
+	void *addr;
+	unsigned int size;		/* 1, 2, 4 or 8 bytes */
+	uint64_t val;
 	uint64_t commit_at;		/* clock scheduler: commits at or after this */
 };
 
-#define VT_SB_SIZE	8		/* only two fields are buffered: never full in practice */
+/* Skylake's store buffer holds 56 entries; the flush paths make a handful
+ * of plain stores between drains, so 16 is never the limit here (a full
+ * buffer commits its oldest entry, as the hardware stalls until it does). */
+#define VT_SB_SIZE	16
 
 struct tlbgen_vcpu {
 	struct tlbgen_coro coro;
@@ -65,6 +70,9 @@ struct tlbgen_vt {
 	uint16_t *socket;		/* socket of each CPU */
 	size_t stack_size;
 	void (*cpu_main)(void *vcpu);	/* the coroutine body of every CPU */
+	/* A buffered csd_unlock() of a csd `src` waits for reached memory at t
+	 * (set by virtual.c, so that vmodel.c does not call the scheduler). */
+	void (*csd_committed)(struct tlbgen_vt *vt, unsigned int src, uint64_t t);
 	struct tlbgen_vtime_stats stats;
 	enum tlbgen_memory_model model;
 	struct tlbgen_vt_chooser chooser;	/* .choose NULL: scheduled by the clock */
@@ -96,6 +104,8 @@ void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until,
 		      enum tlbgen_vt_time kind);
 /* Wake a sleeping (or never started) CPU at time t. */
 void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t);
+/* vt->csd_committed: wake `src` if it waits in csd_lock_wait(). */
+void tlbgen__vt_csd_committed(struct tlbgen_vt *vt, unsigned int src, uint64_t t);
 /* The first CPU to run (nr_cpus: none is runnable), by the clock or the chooser. */
 unsigned int tlbgen__vt_first(struct tlbgen_vt *vt);
 
@@ -110,9 +120,10 @@ void tlbgen__vt_sb_check_read(struct tlbgen_vt *vt, unsigned int cpu, enum tlbge
 void tlbgen__vt_note(struct tlbgen_vt *vt, unsigned int cpu, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool tlbgen__vt_sb_store(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
-			 uintptr_t val);
-bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu,
-			enum tlbgen_sb_field f, uintptr_t *val);
+			 void *addr, unsigned int size, uint64_t val);
+bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu, const void *addr,
+			uint64_t *val);
+const char *tlbgen__vt_fence_why(enum tlbgen_fence_kind why);
 void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
 
 

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * lib/runtime/vmodel.c - the virtual mode's memory model: x86-TSO store
- * buffers for the plain per-CPU stores the flush code races on
- * (cpu_tlbstate.loaded_mm, cpu_tlbstate_shared.is_lazy), and the notes a
- * chooser gets to explain an execution in kernel terms.
+ * lib/runtime/vmodel.c - the virtual mode's memory model: an x86-TSO
+ * store buffer per CPU, one FIFO for every plain store the access layer
+ * makes to state other CPUs read (cpu_tlbstate.loaded_mm, loaded_mm_asid,
+ * cpu_tlbstate_shared.is_lazy, next_trim_cpumask, the csd flags, the
+ * global ASID and asid_transition), and the notes a chooser gets to
+ * explain an execution in kernel terms.
  *
- * Why these two: switch_mm_irqs_off() publishes loaded_mm (and clears
- * is_lazy) with plain movs, and should_flush_tlb() on another CPU reads
- * them after its inc_mm_tlb_gen(). That is the store-buffering pattern of
- * 83b0177a6c48: without an mfence (or a locked RMW) between the store and
- * the tlb_gen load, x86 lets the load pass the store, and both CPUs read
- * old values.
+ * The pattern it exists for is store buffering, as in 83b0177a6c48:
+ * switch_mm_irqs_off() publishes loaded_mm with a plain mov and then loads
+ * tlb_gen; without an mfence (or a locked RMW) between them x86 lets the
+ * load pass the store, and both CPUs read old values. Entries commit in
+ * order, so no store ever becomes visible before an earlier one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -22,18 +23,26 @@
 #include "../core/this_cpu.h"
 #include "virtual.h"
 
-static const char *const field_name[] = {
+static const char *const field_name[TLBGEN_SB_NR] = {
 	[TLBGEN_SB_LOADED_MM] = "cpu_tlbstate.loaded_mm",
 	[TLBGEN_SB_IS_LAZY] = "cpu_tlbstate_shared.is_lazy",
+	[TLBGEN_SB_LOADED_MM_ASID] = "cpu_tlbstate.loaded_mm_asid",
+	[TLBGEN_SB_NEXT_TRIM] = "mm->context.next_trim_cpumask",
+	[TLBGEN_SB_CSD_FLAGS] = "csd->node.u_flags (csd_lock)",
+	[TLBGEN_SB_CSD_UNLOCK] = "csd->node.u_flags (csd_unlock)",
+	[TLBGEN_SB_GLOBAL_ASID] = "mm->context.global_asid",
+	[TLBGEN_SB_ASID_TRANSITION] = "mm->context.asid_transition",
 };
 
-static void value_name(const struct tlbgen_system *sys, enum tlbgen_sb_field f, uintptr_t v,
+static void value_name(const struct tlbgen_system *sys, enum tlbgen_sb_field f, uint64_t v,
 		       char *buf, size_t len)
 {
-	const struct tlbgen_mm *mm = (const struct tlbgen_mm *)v;
+	const struct tlbgen_mm *mm = (const struct tlbgen_mm *)(uintptr_t)v;
 
-	if (f == TLBGEN_SB_IS_LAZY)
+	if (f == TLBGEN_SB_IS_LAZY || f == TLBGEN_SB_ASID_TRANSITION)
 		snprintf(buf, len, "%s", v ? "true" : "false");
+	else if (f != TLBGEN_SB_LOADED_MM)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
 	else if (mm == LOADED_MM_SWITCHING)
 		snprintf(buf, len, "LOADED_MM_SWITCHING");
 	else if (mm == sys->init_mm)
@@ -60,18 +69,33 @@ void tlbgen__vt_note(struct tlbgen_vt *vt, unsigned int cpu, const char *fmt, ..
 static void sb_commit_oldest(struct tlbgen_vt *vt, unsigned int cpu)
 {
 	struct tlbgen_vcpu *me = &vt->v[cpu];
-	struct tlbgen_sb_entry *e = &me->sb[me->sb_head];
+	struct tlbgen_sb_entry e = me->sb[me->sb_head];
 
-	struct tlbgen_cpu *c = tlbgen__cpu(vt->sys, cpu);
-
-	/* The same stores tlbgen__loaded_mm_write() and tlbgen__is_lazy_write() make. */
-	if (e->f == TLBGEN_SB_LOADED_MM)
-		atomic_store_explicit(&c->tlbstate.loaded_mm, (struct tlbgen_mm *)e->val,
-				      memory_order_release);
-	else
-		atomic_store_explicit(&c->shared.is_lazy, e->val != 0, memory_order_relaxed);
+	/* The store the accessor would have made, as a release (x86 stores are). */
+	switch (e.size) {
+	case 1:
+		__atomic_store_n((uint8_t *)e.addr, (uint8_t)e.val, __ATOMIC_RELEASE);
+		break;
+	case 2:
+		__atomic_store_n((uint16_t *)e.addr, (uint16_t)e.val, __ATOMIC_RELEASE);
+		break;
+	case 4:
+		__atomic_store_n((uint32_t *)e.addr, (uint32_t)e.val, __ATOMIC_RELEASE);
+		break;
+	default:
+		__atomic_store_n((uint64_t *)e.addr, e.val, __ATOMIC_RELEASE);
+		break;
+	}
 	me->sb_head = (me->sb_head + 1) % VT_SB_SIZE;
 	me->sb_len--;
+	/* csd_unlock() reached memory: the initiator's csd_lock_wait() sees it. */
+	if (e.f == TLBGEN_SB_CSD_UNLOCK) {
+		const struct tlbgen_csd *csd = caa_container_of((atomic_uint *)e.addr,
+								struct tlbgen_csd, u_flags);
+		unsigned int now = vt->current < vt->sys->nr_cpus ? vt->current : cpu;
+
+		vt->csd_committed(vt, csd->src, vt->v[now].clock);
+	}
 }
 
 static void sb_note_drain(struct tlbgen_vt *vt, unsigned int cpu, unsigned int n, const char *why)
@@ -152,7 +176,8 @@ void tlbgen__vt_sb_check_read(struct tlbgen_vt *vt, unsigned int cpu, enum tlbge
 		for (unsigned int i = v->sb_len; i-- > 0;) {
 			const struct tlbgen_sb_entry *e = &v->sb[(v->sb_head + i) % VT_SB_SIZE];
 
-			if ((int)e->f == f) {
+			if ((int)e->f == f && (e->f != TLBGEN_SB_LOADED_MM ||
+					       e->addr == &tlbgen__cpu(sys, o)->tlbstate.loaded_mm)) {
 				value_name(sys, e->f, e->val, buf, sizeof(buf));
 				break;
 			}
@@ -172,19 +197,22 @@ void tlbgen__vt_sb_check_read(struct tlbgen_vt *vt, unsigned int cpu, enum tlbge
 /* ---- the execution hooks ---------------------------------------------------------------- */
 
 bool tlbgen__vt_sb_store(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_sb_field f,
-			 uintptr_t val)
+			 void *addr, unsigned int size, uint64_t val)
 {
 	struct tlbgen_vt *vt = sys->rt;
 	struct tlbgen_vcpu *me;
 	char buf[48];
 
-	if (vt->model != TLBGEN_MEMORY_TSO || cpu != vt->current)
+	if (cpu == TLBGEN_CPU_RUNNING)
+		cpu = vt->current;
+	if (vt->model != TLBGEN_MEMORY_TSO || cpu != vt->current || cpu >= sys->nr_cpus)
 		return false;
 	me = &vt->v[cpu];
 	if (me->sb_len == VT_SB_SIZE)
 		sb_commit_oldest(vt, cpu);
 	me->sb[(me->sb_head + me->sb_len) % VT_SB_SIZE] = (struct tlbgen_sb_entry){
-		.f = f, .val = val, .commit_at = me->clock + sys->machine.same_socket,
+		.f = f, .addr = addr, .size = size, .val = val,
+		.commit_at = me->clock + sys->machine.same_socket,
 	};
 	me->sb_len++;
 	value_name(sys, f, val, buf, sizeof(buf));
@@ -194,24 +222,38 @@ bool tlbgen__vt_sb_store(struct tlbgen_system *sys, unsigned int cpu, enum tlbge
 }
 
 /* Store-to-load forwarding: the newest buffered store to the field. */
-bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu,
-			enum tlbgen_sb_field f, uintptr_t *val)
+bool tlbgen__vt_sb_load(const struct tlbgen_system *sys, unsigned int cpu, const void *addr,
+			uint64_t *val)
 {
 	const struct tlbgen_vt *vt = sys->rt;
 	const struct tlbgen_vcpu *me;
 
+	if (cpu == TLBGEN_CPU_RUNNING)
+		cpu = vt->current;
 	if (vt->model != TLBGEN_MEMORY_TSO || cpu >= sys->nr_cpus)
 		return false;
 	me = &vt->v[cpu];
 	for (unsigned int i = me->sb_len; i-- > 0;) {
 		const struct tlbgen_sb_entry *e = &me->sb[(me->sb_head + i) % VT_SB_SIZE];
 
-		if (e->f == f) {
+		if (e->addr == addr) {
 			*val = e->val;
 			return true;
 		}
 	}
 	return false;
+}
+
+const char *tlbgen__vt_fence_why(enum tlbgen_fence_kind why)
+{
+	static const char *const name[] = {
+		[TLBGEN_FENCE_SMP_MB] = "smp_mb()",
+		[TLBGEN_FENCE_CR3] = "the CR3 write serialises",
+		[TLBGEN_FENCE_LOCKED] = "locked RMW",
+		[TLBGEN_FENCE_PTE] = "a PTE write is kept in order",
+	};
+
+	return name[why];
 }
 
 void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigned int target)

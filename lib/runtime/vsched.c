@@ -157,9 +157,16 @@ static unsigned int vt_choose(struct tlbgen_vt *vt, unsigned int cur, bool cur_r
 				o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, i };
 		if (!n) {
 			/* Nothing can run: time passes, every buffer drains. */
+			bool drained = false;
+
 			for (unsigned int i = 0; i < nr; i++)
-				if (vt->v[i].sb_len)
+				if (vt->v[i].sb_len) {
 					tlbgen__vt_sb_drain(vt, i, "the system went idle");
+					drained = true;
+				}
+			/* A csd_unlock() that reached memory woke its waiter. */
+			if (drained && vt->nr_heap)
+				continue;
 			return nr;
 		}
 		for (unsigned int i = 0; i < nr; i++)
@@ -222,7 +229,16 @@ void tlbgen__vt_sleep(struct tlbgen_vt *vt, unsigned int cpu, uint64_t until,
 	unsigned int next;
 
 	vt->stats.sched_points++;
-	/* While it sleeps its stores commit. */
+	/* While it sleeps its stores commit; under a chooser, other CPUs may
+	 * run first, after its last loads and before the commits (a lazy
+	 * return's tlb_gen load has no CR3 write after it). Only in a timed
+	 * sleep (work), which an IPI sent meanwhile shortens: a wake before
+	 * the CPU sleeps would be lost on a csd wait or the idle loop. */
+	if (me->sb_len && vt->chooser.choose && !me->waiting && until != VT_NEVER) {
+		tlbgen__vt_sched(vt, cpu);
+		if (me->ipi_at < until)
+			until = me->ipi_at > me->clock ? me->ipi_at : me->clock;
+	}
 	if (me->sb_len)
 		tlbgen__vt_sb_drain(vt, cpu, "the CPU sleeps");
 	me->sleep_from = me->clock;
@@ -277,3 +293,10 @@ void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t)
 	}
 }
 
+/* A buffered csd_unlock() reached memory: the initiator's csd_lock_wait()
+ * sees it, as vt_csd_unlocked() makes it see an unbuffered one. */
+void tlbgen__vt_csd_committed(struct tlbgen_vt *vt, unsigned int src, uint64_t t)
+{
+	if (vt->v[src].waiting)
+		tlbgen__vt_wake(vt, src, t);
+}
