@@ -59,6 +59,8 @@ check_number tlbie --inv-cycles abc
 check_number tlbie --iters 1x
 check_number tlbie --shm-mb ""
 check_number tlbie --ceilings 8,x
+check_msg "tlbie: stepped only" "--mode virtual has no meaning" tlbie --mode virtual
+check_msg "tlbie: one policy" "one policy only" tlbie -p v6.0 -p latest
 check_number transport --rounds 3x
 check_number transport --iters -5
 check_number transport --cpus 0,1x
