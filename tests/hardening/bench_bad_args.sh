@@ -65,7 +65,9 @@ check_number transport --rounds 3x
 check_number transport --iters -5
 check_number transport --cpus 0,1x
 check_number pagefault --pages 64abc
-check_number pagefault --cpus -1
+check_number pagefault --tasks -1
+check_msg "pagefault: no virtual time" "--mode virtual has no meaning" pagefault --mode virtual
+check_msg "pagefault: one policy" "one policy only" pagefault -p v6.0 -p latest
 check "pagefault: unknown arch" pagefault --arch sparc
 check "versions: stray argument" versions stray
 check_number lazy --flushes 5k
