@@ -14,11 +14,10 @@ extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, 
 	bench_replay;
 /* Tools on the one parser, each defined in its own file. */
 extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
-	bench_merge, bench_tlbie, bench_pagefault;
+	bench_merge, bench_tlbie, bench_pagefault, bench_reclaim;
 
 int bench_cmp_dirs_main(int argc, char **argv);
 int bench_explore_main(int argc, char **argv);
-int bench_reclaim_main(int argc, char **argv);
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -43,8 +42,6 @@ WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared 
 	static const struct bench bench_##n = { .name = #n, .summary = what, .main = fn, \
 						.tool = is_tool }
 
-LEGACY(reclaim, bench_reclaim_main,
-       "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", false);
 LEGACY(explore, bench_explore_main, "schedule explorer (stepped, or virtual under a memory "
        "model)", false);
 LEGACY(compare, bench_cmp_dirs_main,

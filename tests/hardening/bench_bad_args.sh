@@ -78,6 +78,9 @@ check_number explore --bound 9x
 check_number soak --seconds 2x
 check_number reclaim --pages 12q
 check_number reclaim --rounds ""
+check_msg "reclaim: no virtual time" "--mode virtual has no meaning" reclaim --mode virtual
+check_msg "reclaim: a bad arch" "is not a list of x86, arm64, riscv" reclaim --arch x86,sparc
+check_msg "reclaim: K too large" "at most 64 threads" reclaim -t 65
 check_number seed000 --mesi-ops 1e3
 check_number tlb_flush1 --rounds 3x
 check_number tlb_flush2 --tasks 1-x
