@@ -209,8 +209,10 @@ static void panel_script(FILE *g, const struct panel *pn)
 	fprintf(g, " noenhanced\n%s", log ? "set logscale y\n" : "unset logscale y\n");
 	if (pn->flags & BENCH_PLOT_PERCENT)
 		fprintf(g, "set format y '%%+.0f%%%%'\n");
-	else
+	else if (log || hi >= 10000)
 		fprintf(g, "set format y '%s'\n", log ? "%.0s%c" : "%.1s%c");
+	else
+		fprintf(g, "set format y '%%g'\n");
 	/* A flat panel (hi == lo) gets a range of its own: gnuplot warns on an
 	 * empty one. */
 	if (hi <= lo)
