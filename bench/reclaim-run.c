@@ -6,6 +6,7 @@
  * threads of the mm on CPUs 1..K asleep (lazy) or busy. Stepped: counts,
  * the oracle on; threaded: the reclaimer's time per page, the oracle off.
  */
+#include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -212,3 +213,125 @@ out:
 	return ns;
 }
 
+
+/* ---- virtual time ------------------------------------------------------------ */
+
+struct rc_vrun {
+	const struct rc_cfg *c;
+	struct tlbgen_wl *wl;
+	struct tlbgen_mm *mm;
+	int state;
+	unsigned int k;
+	bool done;			/* the reclaimer finished: the others leave */
+	uint64_t cycles;		/* the reclaimer's, over its rounds */
+	int err;
+};
+
+/* The reclaimer, CPU 0: per round, refault every page (a read fault; a
+ * write fault for --dirty, whose page is then dirty), then MADV_PAGEOUT one
+ * reclaim_pages() batch at a time (tlbgen_wl__pageout()). --work is spent
+ * per batch: the same time, not interleaved page by page. */
+static int rc_vreclaimer(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct rc_vrun *v = arg;
+	const struct rc_cfg *c = v->c;
+	const struct tlbgen_machine *m = c->machine;
+	uint64_t t0 = 0, t1 = 0;
+	int err = tlbgen_switch_mm(sys, cpu, v->mm);
+
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &t0);
+	for (unsigned int r = 0; !err && r < c->rounds; r++) {
+		for (unsigned long p = 0; !err && p < c->pages; p++)
+			err = tlbgen_wl__fault(v->wl, cpu, v->mm, PG(p), TLBGEN_MAP_ANON,
+					       c->dirty ? TLBGEN_WL_FAULT_WRITE : 0);
+		for (unsigned long p = 0; !err && p < c->pages; p += RECLAIM_BATCH) {
+			unsigned long n = c->pages - p < RECLAIM_BATCH ? c->pages - p : RECLAIM_BATCH;
+
+			err = tlbgen_wl__pageout(v->wl, cpu, v->mm, PG(p), PG(n));
+			if (!err && c->work_ns)
+				err = tlbgen_vtime__spend(sys, cpu, (uint64_t)((double)c->work_ns * n *
+									    m->mhz / 1000));
+		}
+	}
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &t1);
+	v->cycles = t1 - t0;
+	v->err = err;
+	v->done = true;
+	/* The sleepers are woken to leave (their wake comes after the
+	 * measurement); the busy ones see `done`. */
+	for (unsigned int i = 1; i <= v->k && v->state == RC_SLEEP; i++)
+		tlbgen_wl__wake(v->wl, cpu, i);
+	return 0;
+}
+
+/* CPUs 1..K: a thread of the mm, asleep (the idle task borrows the mm
+ * lazily) or running it: user work and a pass over every 8th page. */
+static int rc_vthread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct rc_vrun *v = arg;
+	int err = tlbgen_switch_mm(sys, cpu, v->mm);
+
+	if (!err && v->state == RC_SLEEP) {
+		err = tlbgen_wl__sleep(v->wl, cpu);
+		return err < 0 ? err : 0;
+	}
+	while (!err && !v->done) {
+		err = tlbgen_wl__user_work(v->wl, cpu, 1);
+		/* A page paged out meanwhile is a miss on a none PTE: no error. */
+		for (unsigned long p = 0; !err && p < v->c->pages && !v->done; p += 8)
+			tlbgen_access(sys, cpu, PG(p));
+	}
+	return err;
+}
+
+double rc_virtual(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
+		  bool batched, struct rc_counts *out)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 0, .mode = TLBGEN_MODE_VIRTUAL,
+		    .profile = c->profile, .seed = 2, .machine = c->machine);
+	TLBGEN_OPTS(tlbgen_wl_opts, wo);
+	struct rc_vrun v = { .c = c, .state = state, .k = k };
+	struct tlbgen_system *sys;
+	uint64_t st[TLBGEN_STAT_NR];
+	char ch[96];
+	int err, ret;
+
+	memset(out, 0, sizeof(*out));
+	out->err = 1;
+	o.nr_cpus = c->machine->sockets * c->machine->cores_per_socket *
+		    (c->machine->threads_per_core ? c->machine->threads_per_core : 1);
+	if (tlbgen_system__create(&o, &sys))
+		return -1;
+	snprintf(ch, sizeof(ch), "batch_arch=%s,batched_unmap=%s", arch, batched ? "on" : "off");
+	err = tlbgen_system__set_choices(sys, ch);
+	if (!err)
+		err = tlbgen_wl__create(sys, &wo, &v.wl);
+	if (!err)
+		err = tlbgen_mm__create(sys, c->pages, &v.mm);
+	if (!err)
+		err = tlbgen_cpu__spawn(sys, 0, rc_vreclaimer, &v);
+	for (unsigned int i = 1; !err && i <= k; i++)
+		err = tlbgen_cpu__spawn(sys, i, rc_vthread, &v);
+	if (!err)
+		err = tlbgen_vtime__run(sys, ~0ULL);
+	for (unsigned int i = 0; i <= k; i++)
+		if (!tlbgen_cpu__join(sys, i, &ret) && ret && !err)
+			err = ret;
+	if (!err && !v.err) {
+		tlbgen_stats__cpu(sys, 0, st, TLBGEN_STAT_NR);
+		out->flushes = st[TLBGEN_STAT_FLUSH_INITIATED];
+		tlbgen_stats__system(sys, st, TLBGEN_STAT_NR);
+		out->ipis = st[TLBGEN_STAT_IPI_SENT];
+		out->remote = st[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
+		out->tlbi = st[TLBGEN_STAT_TLBI];
+		out->dsb = st[TLBGEN_STAT_DSB];
+		out->violations = tlbgen_oracle__violations(sys);
+		out->err = 0;
+	}
+	tlbgen_wl__destroy(v.wl);
+	tlbgen_system__destroy(sys);
+	return out->err ? -1 : (double)v.cycles * 1000.0 / c->machine->mhz /
+				((double)c->rounds * (double)c->pages);
+}

@@ -19,6 +19,7 @@ struct rc_cfg {
 	unsigned int rounds;
 	bool dirty;			/* dirty PTEs: flushed before the IO */
 	const char *profile;		/* the profile's name for tlbgen */
+	const struct tlbgen_machine *machine;	/* virtual time's model */
 };
 
 struct rc_counts {
@@ -35,5 +36,9 @@ void rc_stepped(const struct rc_cfg *c, int state, unsigned int k, const char *a
 /* Threaded, the oracle off: ns per paged-out page, or a negative value on error. */
 double rc_threaded(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
 		   bool batched);
+/* Virtual time on c->machine, the oracle on: the reclaimer's ns of virtual
+ * time per paged-out page (negative on error), and the run's counts. */
+double rc_virtual(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
+		  bool batched, struct rc_counts *out);
 
 #endif

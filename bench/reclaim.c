@@ -106,11 +106,12 @@ static const struct bench_opt reclaim_opts[] = {
 
 /* Results ------------------------------------------------------------------ */
 
-static json_t *params(const char *policy, int state, unsigned int k, unsigned int arch, int b)
+static json_t *params(unsigned int mode, const char *policy, int state, unsigned int k,
+		      unsigned int arch, int b)
 {
-	return json_pack("{s:s,s:i,s:s,s:s,s:s}", "state", state_name[state], "threads", (int)k,
-			 "arch", arch_name[arch], "variant", b ? "batched" : "none", "policy",
-			 policy);
+	return json_pack("{s:s,s:s,s:i,s:s,s:s,s:s}", "mode", bench_mode_name(mode), "state",
+			 state_name[state], "threads", (int)k, "arch", arch_name[arch], "variant",
+			 b ? "batched" : "none", "policy", policy);
 }
 
 static double get(const char *name, json_t *pa)
@@ -145,29 +146,39 @@ static void record_times(json_t *pa, json_t *none, const double *ns, unsigned in
 		bench_metric("saved_pct", "%", "higher", pa, 100.0 * (1.0 - med / base));
 }
 
-/* One line of the table, from results.json. */
+/* One line of the table, from results.json: the counts of `counts` mode
+ * (stepped or virtual), the times of `times` (threads or virtual); 0: none. */
 static void print_row(const char *policy, int state, unsigned int k, unsigned int arch, int b,
-		      bool stepped, bool threaded)
+		      unsigned int counts, unsigned int times)
 {
-	json_t *pa = params(policy, state, k, arch, b);
+	json_t *pc = params(counts, policy, state, k, arch, b);
+	json_t *pt = params(times, policy, state, k, arch, b);
 	char ns[16] = "-", saved[16] = "-";
 	double v;
 
-	if (threaded) {
-		snprintf(ns, sizeof(ns), "%.0f", get("median_ns_per_page", pa));
-		if (bench_metric_get("saved_pct", pa, &v))
+	if (times) {
+		snprintf(ns, sizeof(ns), "%.0f", get("median_ns_per_page", pt));
+		if (bench_metric_get("saved_pct", pt, &v))
 			snprintf(saved, sizeof(saved), "%.0f%%", v);
 	}
 	printf("%-8s %-5s %3u %-5s %-7s ", policy, state_name[state], k, arch_name[arch],
 	       b ? "batched" : "none");
-	if (stepped)
-		printf("%8.3f %8.3f %8.3f %7.3f %7.3f %5.0f", get("flushes_per_page", pa),
-		       get("ipis_per_page", pa), get("remote_flushes_per_page", pa),
-		       get("tlbi_per_page", pa), get("dsb_per_page", pa), get("violations", pa));
+	if (counts)
+		printf("%8.3f %8.3f %8.3f %7.3f %7.3f %5.0f", get("flushes_per_page", pc),
+		       get("ipis_per_page", pc), get("remote_flushes_per_page", pc),
+		       get("tlbi_per_page", pc), get("dsb_per_page", pc), get("violations", pc));
 	else
 		printf("%8s %8s %8s %7s %7s %5s", "-", "-", "-", "-", "-", "-");
 	printf(" %10s %7s\n", ns, saved);
-	json_decref(pa);
+	json_decref(pc);
+	json_decref(pt);
+}
+
+static void print_head(void)
+{
+	printf("%-8s %-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "policy", "state",
+	       "K", "arch", "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg",
+	       "viol", "ns/pg", "saved");
 }
 
 /* Say which arches a profile's kernel does not batch for (their "batched" rows). */
@@ -206,7 +217,8 @@ static void note_unbatched(const char *profile, const char *label)
 static struct rc_cfg cfg_of(const struct bench_env *e, unsigned int p)
 {
 	return (struct rc_cfg){ .pages = o.pages, .work_ns = o.work_ns, .rounds = o.rounds,
-				.dirty = o.dirty, .profile = e->pol[p].name };
+				.dirty = o.dirty, .profile = e->pol[p].name,
+				.machine = &e->machine };
 }
 
 /* Threaded: every variant once per rep, so that drift hits all alike. */
@@ -227,50 +239,54 @@ static double *run_threaded(const struct bench_env *e, size_t nv)
 	return ns;
 }
 
-static int reclaim_run(struct bench_env *e)
+/* Virtual time: every variant once, each its counts and its time. */
+static int run_virtual(struct bench_env *e, double per)
 {
-	static const char *const defs[] = { "latest", NULL };
-	unsigned int modes = bench_modes(e);
-	bool stepped = modes & BENCH_M_STEPPED, threaded = modes & BENCH_M_THREADS;
-	double per = (double)o.rounds * (double)o.pages, *ns = NULL;
-	size_t nv, v = 0;
 	int rc = 0;
 
-	if (!modes || bench_env_policies(e, defs))
-		return 2;
-	if (!e->nthreads)
-		e->threads[0] = 1, e->threads[1] = 4, e->nthreads = 2;
-	for (unsigned int t = 0; t < e->nthreads; t++)
-		if (e->threads[t] > MAX_K) {
-			fprintf(stderr, "tlbgen-bench reclaim: --threads %u: at most %d threads "
-				"besides the reclaimer\n", e->threads[t], MAX_K);
-			return 2;
-		}
-	nv = (size_t)e->npol * (size_t)o.nstates * e->nthreads * o.narch * 2;
-	if (threaded && !(ns = run_threaded(e, nv)))
-		return 1;
-	bench_meta_param("pages", json_integer((json_int_t)o.pages));
-	bench_meta_param("rounds", json_integer(o.rounds));
-	bench_meta_param("reps", json_integer(o.reps));
-	bench_meta_param("dirty", json_boolean(o.dirty));
-	bench_meta_param("work_ns", json_integer((json_int_t)o.work_ns));
-	printf("# reclaim (seed 002): MADV_PAGEOUT of %llu pages + refault, %u rounds%s,\n"
-	       "# other reclaim work %llu ns/page (threads);\n"
-	       "# K threads of the mm on other CPUs (sleep: idle, lazy in the mm; busy: running it).\n"
-	       "# per page: flushes the reclaimer initiated, IPIs, flush callbacks on other CPUs,\n"
-	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
-	       "# (threads, oracle off); saved = time saved vs the same arch unbatched.\n",
-	       (unsigned long long)o.pages, o.rounds, o.dirty ? ", dirty PTEs" : "",
-	       (unsigned long long)o.work_ns, o.reps);
-	for (unsigned int p = 0; p < e->npol; p++)
-		note_unbatched(e->pol[p].name, e->pol[p].label);
-	printf("%-8s %-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "policy", "state",
-	       "K", "arch", "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg",
-	       "viol", "ns/pg", "saved");
+	printf("# virtual time on %s: the same counts, and ns of virtual time per page of the\n"
+	       "# reclaimer (one run; the sleepers idle lazily, the busy threads run the mm)\n",
+	       e->machine.name);
+	print_head();
 	FOR_EACH_VARIANT(e, p, s, t, a, b) {
 		const char *pol = e->pol[p].label;
-		json_t *pa = params(pol, o.states[s], e->threads[t], o.arch[a], b);
-		json_t *none = b ? params(pol, o.states[s], e->threads[t], o.arch[a], 0) : NULL;
+		json_t *pa = params(BENCH_M_VIRTUAL, pol, o.states[s], e->threads[t], o.arch[a], b);
+		json_t *none = b ? params(BENCH_M_VIRTUAL, pol, o.states[s], e->threads[t],
+					  o.arch[a], 0) : NULL;
+		struct rc_cfg c = cfg_of(e, p);
+		struct rc_counts k;
+		double ns = rc_virtual(&c, o.states[s], e->threads[t], arch_name[o.arch[a]], b, &k);
+
+		if (k.err || k.violations || ns < 0)
+			rc = 1;
+		if (!k.err) {
+			record_counts(pa, &k, per);
+			record_times(pa, none, &ns, 1);
+		}
+		json_decref(pa);
+		json_decref(none);
+		print_row(pol, o.states[s], e->threads[t], o.arch[a], b, BENCH_M_VIRTUAL,
+			  BENCH_M_VIRTUAL);
+	}
+	return rc;
+}
+
+/* Stepped and threads: one table, the counts and the times side by side. */
+static int run_real(struct bench_env *e, double per, bool stepped, bool threaded)
+{
+	double *ns = NULL;
+	size_t nv = (size_t)e->npol * (size_t)o.nstates * e->nthreads * o.narch * 2, v = 0;
+	int rc = 0;
+
+	if (threaded && !(ns = run_threaded(e, nv)))
+		return 1;
+	print_head();
+	FOR_EACH_VARIANT(e, p, s, t, a, b) {
+		const char *pol = e->pol[p].label;
+		json_t *pc = params(BENCH_M_STEPPED, pol, o.states[s], e->threads[t], o.arch[a], b);
+		json_t *pt = params(BENCH_M_THREADS, pol, o.states[s], e->threads[t], o.arch[a], b);
+		json_t *none = b ? params(BENCH_M_THREADS, pol, o.states[s], e->threads[t],
+					  o.arch[a], 0) : NULL;
 
 		if (stepped) {
 			struct rc_cfg c = cfg_of(e, p);
@@ -280,20 +296,71 @@ static int reclaim_run(struct bench_env *e)
 			if (k.err || k.violations)
 				rc = 1;
 			if (!k.err)
-				record_counts(pa, &k, per);
+				record_counts(pc, &k, per);
 		}
 		if (threaded) {
 			for (unsigned int r = 0; r < o.reps; r++)
 				if (ns[v * o.reps + r] < 0)
 					rc = 1;
-			record_times(pa, none, &ns[v * o.reps], o.reps);
+			record_times(pt, none, &ns[v * o.reps], o.reps);
 		}
 		v++;
-		json_decref(pa);
+		json_decref(pc);
+		json_decref(pt);
 		json_decref(none);
-		print_row(pol, o.states[s], e->threads[t], o.arch[a], b, stepped, threaded);
+		print_row(pol, o.states[s], e->threads[t], o.arch[a], b,
+			  stepped ? BENCH_M_STEPPED : 0, threaded ? BENCH_M_THREADS : 0);
 	}
 	free(ns);
+	return rc;
+}
+
+static int reclaim_run(struct bench_env *e)
+{
+	static const char *const defs[] = { "latest", NULL };
+	unsigned int modes = bench_modes(e), cpus;
+	bool stepped = modes & BENCH_M_STEPPED, threaded = modes & BENCH_M_THREADS;
+	double per = (double)o.rounds * (double)o.pages;
+	int rc = 0;
+
+	if (!modes || bench_env_policies(e, defs))
+		return 2;
+	if ((e->given & BENCH_O_MACHINE) && !(modes & BENCH_M_VIRTUAL)) {
+		fprintf(stderr, "tlbgen-bench reclaim: --machine is a model for --mode virtual "
+			"(stepped counts; threads run on this host)\n");
+		return 2;
+	}
+	if ((modes & BENCH_M_VIRTUAL) && bench_env_machine(e, "skylake-56"))
+		return 2;
+	cpus = modes & BENCH_M_VIRTUAL ? bench_machine_cpus(&e->machine) - 1 : MAX_K;
+	if (!e->nthreads)
+		e->threads[0] = 1, e->threads[1] = 4, e->nthreads = 2;
+	for (unsigned int t = 0; t < e->nthreads; t++)
+		if (e->threads[t] > MAX_K || e->threads[t] > cpus) {
+			fprintf(stderr, "tlbgen-bench reclaim: --threads %u: at most %u threads "
+				"besides the reclaimer%s\n", e->threads[t], cpus < MAX_K ? cpus : MAX_K,
+				cpus < MAX_K ? " on this machine model" : "");
+			return 2;
+		}
+	bench_meta_param("pages", json_integer((json_int_t)o.pages));
+	bench_meta_param("rounds", json_integer(o.rounds));
+	bench_meta_param("reps", json_integer(o.reps));
+	bench_meta_param("dirty", json_boolean(o.dirty));
+	bench_meta_param("work_ns", json_integer((json_int_t)o.work_ns));
+	printf("# reclaim (seed 002): MADV_PAGEOUT of %llu pages + refault, %u rounds%s,\n"
+	       "# other reclaim work %llu ns/page (threads, virtual);\n"
+	       "# K threads of the mm on other CPUs (sleep: idle, lazy in the mm; busy: running it).\n"
+	       "# per page: flushes the reclaimer initiated, IPIs, flush callbacks on other CPUs,\n"
+	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
+	       "# (threads, oracle off); saved = time saved vs the same arch unbatched.\n",
+	       (unsigned long long)o.pages, o.rounds, o.dirty ? ", dirty PTEs" : "",
+	       (unsigned long long)o.work_ns, o.reps);
+	for (unsigned int p = 0; p < e->npol; p++)
+		note_unbatched(e->pol[p].name, e->pol[p].label);
+	if (stepped || threaded)
+		rc |= run_real(e, per, stepped, threaded);
+	if (modes & BENCH_M_VIRTUAL)
+		rc |= run_virtual(e, per);
 	return rc;
 }
 
@@ -305,14 +372,15 @@ const struct bench bench_reclaim = {
 		"busy; per batch_arch, unbatched (none) against batched unmap. stepped:\n"
 		"flushes, IPIs, remote flush callbacks, TLBI and DSB per page, the oracle\n"
 		"on; threads: ns per page (median of --reps interleaved repetitions) and\n"
-		"the time batching saved. -p: any number of policies (default latest).\n"
+		"the time batching saved; virtual: the counts and ns of virtual time per\n"
+		"page on --machine (skylake-56), the reclaim through tlbgen_wl__pageout().\n"
+		"-p: any number of policies (default latest).\n"
 		"Exit 1 on an oracle violation or a failed run.\n",
-	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_THREADS | BENCH_O_JSON,
-	.modes = BENCH_M_STEPPED | BENCH_M_THREADS,
+	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_MACHINE | BENCH_O_THREADS | BENCH_O_JSON,
+	.modes = BENCH_M_STEPPED | BENCH_M_THREADS | BENCH_M_VIRTUAL,
 	.default_modes = BENCH_M_STEPPED | BENCH_M_THREADS,
-	.modes_why = "the K threads share the reclaimer's mm, so there is no process of its "
-		     "own to run (processes); its virtual-time run (tlbgen_wl__pageout() with "
-		     "sleeping tasks) is not built yet",
+	.modes_why = "the K threads are threads of the reclaimer's process: they share its mm, "
+		     "there is no mm per task to give them",
 	.opts = reclaim_opts,
 	.run = reclaim_run,
 };

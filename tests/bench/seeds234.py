@@ -107,6 +107,31 @@ check(len(m) == 2 and close(r.value("median_ns_per_page", **none), meds[0]) and
       not r.metrics("saved_pct", **none),
       "reclaim threads: medians of the reps, saved against the same arch's none")
 check(not r.metrics("flushes_per_page"), "reclaim threads: no stepped counts")
-r = Run(bench, ["reclaim", "--mode", "virtual"])
-check(r.rc == 2 and "has no meaning" in r.err, "reclaim --mode virtual: refused, exit 2")
+r = Run(bench, ["reclaim", "--mode", "processes"])
+check(r.rc == 2 and "has no meaning" in r.err, "reclaim --mode processes: refused, exit 2")
+
+# reclaim in virtual time: the same kernel, so the same counts as stepped;
+# its time per page from one run, and batching saves the busy threads' IPIs.
+r = Run(bench, ["reclaim", "--mode", "stepped,virtual", "--rounds", "1", "-t", "2", "--arch",
+                "x86,riscv"])
+check(r.rc == 0, "reclaim stepped,virtual: exit 0") or r.show()
+for state in ("sleep", "busy"):
+    for arch in ("x86", "riscv"):
+        for variant in ("none", "batched"):
+            p = dict(state=state, threads=2, arch=arch, variant=variant)
+            got = [(r.value(n, mode="virtual", **p), r.value(n, mode="stepped", **p))
+                   for n in ("flushes_per_page", "ipis_per_page", "remote_flushes_per_page",
+                             "violations")]
+            check(all(a is not None and a == b for a, b in got),
+                  "reclaim virtual %s %s %s: the stepped counts (%s)" % (state, arch, variant, got))
+        none = r.value("median_ns_per_page", mode="virtual", state=state, threads=2, arch=arch,
+                       variant="none")
+        bat = r.value("median_ns_per_page", mode="virtual", state=state, threads=2, arch=arch,
+                      variant="batched")
+        saved = r.value("saved_pct", mode="virtual", state=state, threads=2, arch=arch,
+                        variant="batched")
+        check(none and bat and close(saved, 100 * (1 - bat / none)),
+              "reclaim virtual %s %s: saved_pct from the two rows" % (state, arch))
+check((r.value("saved_pct", mode="virtual", state="busy", threads=2, arch="x86", variant="batched")
+       or 0) > 0, "reclaim virtual busy x86: batching saves time (fewer IPIs)")
 sys.exit(status())

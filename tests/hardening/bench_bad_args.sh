@@ -78,7 +78,9 @@ check_number explore --bound 9x
 check_number soak --seconds 2x
 check_number reclaim --pages 12q
 check_number reclaim --rounds ""
-check_msg "reclaim: no virtual time" "--mode virtual has no meaning" reclaim --mode virtual
+check_msg "reclaim: no processes" "--mode processes has no meaning" reclaim --mode processes
+check_msg "reclaim: a model only in virtual time" "--machine is a model for --mode virtual" reclaim --machine skylake-56
+check_msg "reclaim: K past the model's CPUs" "on this machine model" reclaim --mode virtual --machine skylake-56:sockets=1,cores_per_socket=4 -t 8
 check_msg "reclaim: a bad arch" "is not a list of x86, arm64, riscv" reclaim --arch x86,sparc
 check_msg "reclaim: K too large" "at most 64 threads" reclaim -t 65
 check_number seed000 --mesi-ops 1e3
