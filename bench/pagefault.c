@@ -3,7 +3,7 @@
  * bench/pagefault.c - seed 003: will-it-scale page_fault3 ("Separate file
  * shared mapping page fault") with the retried write fault of 89b15332af7c
  * (the loop: bench/pagefault-run.c), timed on the threaded runtime
- * (threads, processes) or counted stepped.
+ * (threads, processes), counted stepped, or timed in virtual time.
  *   processes: one mm per task (separate processes): flushes stay local;
  *   threads:   one mm for all tasks: a generic spurious-fault flush is a
  *              flush_tlb_page() that IPIs every other CPU running the mm.
@@ -65,13 +65,13 @@ static const struct bench_opt pagefault_opts[] = {
 
 /* Rows: a mode, its mm shape and a task count; each of the variants. */
 struct pf_row {
-	unsigned int mode;		/* BENCH_M_STEPPED, _THREADS or _PROCESSES */
+	unsigned int mode;		/* BENCH_M_STEPPED, _THREADS, _PROCESSES or _VIRTUAL */
 	bool shared_mm;
 	unsigned int tasks;
 };
 
 struct pf_plan {
-	struct pf_row row[3 * 2 * BENCH_MAX_THREADS];
+	struct pf_row row[6 * BENCH_MAX_THREADS];
 	unsigned int nrow;
 	const char *hooks[3], *labels[3];
 	int nh;
@@ -123,9 +123,12 @@ static void record_row(const struct pf_plan *pl, unsigned int i, unsigned int ro
 			bench_metric("dsb_per_op", "DSB/op", "lower", pa, x->st[TLBGEN_STAT_DSB] / ops);
 			bench_metric("violations", "violations", "lower", pa, (double)x->violations);
 			if (r->mode != BENCH_M_STEPPED) {
+				/* Virtual time is one deterministic run. */
+				unsigned int n = r->mode == BENCH_M_VIRTUAL ? 1 : rounds;
+
 				bench_metric_samples("ops_per_sec", "ops/s", "higher", pa, x->ops_per_sec,
-						     rounds);
-				bench_min_med_max(x->ops_per_sec, rounds, &mn, &med, &mx);
+						     n);
+				bench_min_med_max(x->ops_per_sec, n, &mn, &med, &mx);
 				bench_metric("median_ops_per_sec", "ops/s", "higher", pa, med);
 				if (h == pl->nh - 1 && a == 1)
 					base = med;
@@ -170,8 +173,6 @@ static int plan_rows(struct bench_env *e, unsigned int modes, struct pf_plan *pl
 {
 	unsigned int shapes = e->shapes ? e->shapes : BENCH_M_THREADS;
 
-	if (!e->nthreads)
-		e->threads[e->nthreads++] = 4;
 	for (unsigned int t = 0; t < e->nthreads; t++) {
 		if (e->threads[t] < 1 || e->threads[t] > 256 ||
 		    o.pages * e->threads[t] > (1UL << 24)) {
@@ -181,16 +182,19 @@ static int plan_rows(struct bench_env *e, unsigned int modes, struct pf_plan *pl
 			return -EINVAL;
 		}
 	}
-	if ((e->given & BENCH_O_MODE) && e->shapes && !(modes & BENCH_M_STEPPED)) {
-		fprintf(stderr, "tlbgen-bench pagefault: --shape is for stepped mode (threads and "
-			"processes are modes of their own)\n");
+	if ((e->given & BENCH_O_MODE) && e->shapes &&
+	    !(modes & (BENCH_M_STEPPED | BENCH_M_VIRTUAL))) {
+		fprintf(stderr, "tlbgen-bench pagefault: --shape is for the stepped and virtual "
+			"modes (threads and processes are modes of their own)\n");
 		return -EINVAL;
 	}
 	for (unsigned int t = 0; t < e->nthreads; t++) {
-		if ((modes & BENCH_M_STEPPED) && (shapes & BENCH_M_PROCESSES))
-			pl->row[pl->nrow++] = (struct pf_row){ BENCH_M_STEPPED, false, e->threads[t] };
-		if ((modes & BENCH_M_STEPPED) && (shapes & BENCH_M_THREADS))
-			pl->row[pl->nrow++] = (struct pf_row){ BENCH_M_STEPPED, true, e->threads[t] };
+		for (unsigned int m = BENCH_M_STEPPED; m <= BENCH_M_VIRTUAL; m <<= 3) {
+			if ((modes & m) && (shapes & BENCH_M_PROCESSES))
+				pl->row[pl->nrow++] = (struct pf_row){ m, false, e->threads[t] };
+			if ((modes & m) && (shapes & BENCH_M_THREADS))
+				pl->row[pl->nrow++] = (struct pf_row){ m, true, e->threads[t] };
+		}
 		if (modes & BENCH_M_PROCESSES)
 			pl->row[pl->nrow++] = (struct pf_row){ BENCH_M_PROCESSES, false, e->threads[t] };
 		if (modes & BENCH_M_THREADS)
@@ -237,6 +241,15 @@ static int pagefault_run(struct bench_env *e)
 			e->pol[0].label);
 		return 2;
 	}
+	if ((e->given & BENCH_O_MACHINE) && !(modes & BENCH_M_VIRTUAL)) {
+		fprintf(stderr, "tlbgen-bench pagefault: --machine is a model for --mode virtual\n");
+		return 2;
+	}
+	if (!e->nthreads)
+		e->threads[e->nthreads++] = 4;
+	if ((modes & BENCH_M_VIRTUAL) && (bench_env_machine(e, "skylake-56") || bench_check_threads(e)))
+		return 2;
+	o.machine = &e->machine;
 	pl = calloc(1, sizeof(*pl));
 	if (!pl)
 		return 1;
@@ -268,14 +281,18 @@ static int pagefault_run(struct bench_env *e)
 		for (unsigned int i = 0; i < pl->nrow && !status; i++) {
 			struct pf_cfg c = o;
 
-			if (pl->row[i].mode == BENCH_M_STEPPED && round)
-				continue;	/* counts: one run is the figure */
+			unsigned int m = pl->row[i].mode;
+
+			if ((m == BENCH_M_STEPPED || m == BENCH_M_VIRTUAL) && round)
+				continue;	/* deterministic: one run is the figure */
 			c.cpus = pl->row[i].tasks;
 			for (int h = 0; h < pl->nh && !status; h++)
 				for (int a = 0; a < 2 && !status; a++) {
-					int err = pf_run_once(&c, pl->row[i].mode == BENCH_M_STEPPED,
-							      pl->row[i].shared_mm, pl->hooks[h], a,
-							      round, &pl->res[i][h][a]);
+					int err = pf_run_once(&c, m == BENCH_M_STEPPED ? PF_STEPPED :
+								    m == BENCH_M_VIRTUAL ? PF_VIRTUAL :
+								    PF_THREADED, pl->row[i].shared_mm,
+							      pl->hooks[h], a, round,
+							      &pl->res[i][h][a]);
 
 					if (err) {
 						fprintf(stderr, "tlbgen-bench pagefault: run failed: "
@@ -311,14 +328,12 @@ const struct bench bench_pagefault = {
 		"b7333b58f358: faults, retries, spurious faults and flushes, IPIs, flushes,\n"
 		"TLBI and DSB per op. threads (one mm) and processes (an mm per task) time\n"
 		"it on real pthreads, rounds interleaved (ops/s and the ratio to the last\n"
-		"variant); stepped counts it exactly (--shape threads|processes), the oracle\n"
-		"on. -t sets the task counts (4); one policy (-p, default latest).\n",
-	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_THREADS | BENCH_O_JSON,
-	.modes = BENCH_M_STEPPED | BENCH_M_THREADS | BENCH_M_PROCESSES,
+		"variant); stepped counts it exactly and virtual times it on --machine\n"
+		"(skylake-56), one run each, the oracle on, --shape threads|processes.\n"
+		"-t sets the task counts (4); one policy (-p, default latest).\n",
+	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_MACHINE | BENCH_O_THREADS | BENCH_O_JSON,
+	.modes = BENCH_M_ALL,
 	.default_modes = BENCH_M_THREADS | BENCH_M_PROCESSES,
-	.modes_why = "the retried write fault (VM_FAULT_RETRY, FAULT_FLAG_TRIED) has no "
-		     "virtual-time cost in the machine model; page_fault3 --mode virtual times "
-		     "will-it-scale's fault there",
 	.opts = pagefault_opts,
 	.run = pagefault_run,
 };

@@ -66,7 +66,8 @@ check_number transport --iters -5
 check_number transport --cpus 0,1x
 check_number pagefault --pages 64abc
 check_number pagefault --tasks -1
-check_msg "pagefault: no virtual time" "--mode virtual has no meaning" pagefault --mode virtual
+check_msg "pagefault: a model only in virtual time" "--machine is a model for --mode virtual" pagefault --machine skylake-56
+check_msg "pagefault: more tasks than the model's CPUs" "has 8 CPUs" pagefault --mode virtual --machine skylake-56:sockets=1,cores_per_socket=4 -t 9
 check_msg "pagefault: one policy" "one policy only" pagefault -p v6.0 -p latest
 check "pagefault: unknown arch" pagefault --arch sparc
 check "versions: stray argument" versions stray
