@@ -160,8 +160,8 @@ static unsigned int drawn_series(const struct panel *pn)
 }
 
 /* The x axis of a panel: tics on its true values, a range around them,
- * and the sideways step between the markers of one x (they spread over at
- * most a third of the closest two values' gap). */
+ * and the sideways step between the markers of one x (they spread over a
+ * third of the closest two values' gap). */
 static double x_axis(FILE *g, const struct panel *pn)
 {
 	double xs[1024], gap = INFINITY;
@@ -175,7 +175,7 @@ static double x_axis(FILE *g, const struct panel *pn)
 	fprintf(g, "set xlabel ");
 	gp_str(g, pn->xlabel);
 	fprintf(g, " noenhanced\nset xrange [%g:%g]\n", xs[0] - gap / 2, xs[nx - 1] + gap / 2);
-	if (nx <= 40) {
+	if (nx <= 40 && !(pn->flags & BENCH_PLOT_X_AUTO)) {
 		fprintf(g, "set xtics (");
 		for (size_t i = 0; i < nx; i++)
 			fprintf(g, "%s%g", i ? ", " : "", xs[i]);
@@ -183,7 +183,9 @@ static double x_axis(FILE *g, const struct panel *pn)
 	} else {
 		fprintf(g, "set xtics autofreq\n");
 	}
-	return n > 1 ? gap / 3 / (n - 1) : 0;
+	/* On a wide axis of close values (ceilings 30..34 of 0..256) a third
+	 * of the gap would not show: at least a hundredth of the span. */
+	return n > 1 ? fmax(gap / 3, (xs[nx - 1] - xs[0]) / 100) / (n - 1) : 0;
 }
 
 /* One panel: its axes, then each series' points, offset sideways around

@@ -24,6 +24,7 @@ struct bench_plot;
 #define BENCH_PLOT_PERCENT	(1U << 1)	/* y tics as +N% */
 #define BENCH_PLOT_ZERO_LINE	(1U << 2)	/* a black line at y = 0 */
 #define BENCH_PLOT_FROM_ZERO	(1U << 3)	/* y from 0 (linear axis) */
+#define BENCH_PLOT_X_AUTO	(1U << 4)	/* x tics gnuplot's own (many close x values) */
 
 /* A plot named `name` (the SVG's and script's stem, e.g. "throughput"),
  * its title (may hold newlines) and x axis label. NULL when out of memory. */

@@ -23,45 +23,26 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "common.h"
 #include "env.h"
+#include "plot.h"
 #include "results.h"
 #include "run.h"
+#include "tlbie-run.h"
 
-#define MAX_CEILINGS	64
 #define NOT_GIVEN	UINT64_MAX
-
-struct cfg {
-	unsigned long shm_pages, chunk_pages, ws_pages;
-	unsigned int page_kb, iters, sets, ways;
-	bool chase_per_iter;
-	unsigned long mixed;		/* also munmap 1..mixed pages, one of each size */
-	struct tlbgen_cost_model cost;
-	const char *costs;
-	const char *profile;		/* the policy's profile name, and its label */
-	const char *label;
-	long ceilings[MAX_CEILINGS];
-	unsigned int nr_ceilings;
-};
-
-struct point {
-	int cmp;
-	long ceiling;
-	uint64_t flushes, ranged, full, ops;
-	uint64_t flush_cycles, refill_cycles, refills;
-	long violations;
-};
 
 /* Options ------------------------------------------------------------------ */
 
 static struct {
 	uint64_t shm_mb, chunk_kb, ws_pages, mixed, inv, full, refill;
 	unsigned int page_kb, iters, sets, ways;
-	bool chase_per_iter;
+	bool chase_per_iter, no_plot;
 	const char *costs;
 	long ceilings[MAX_CEILINGS];
 	unsigned int nr_ceilings;
@@ -133,13 +114,14 @@ static const struct bench_opt tlbie_opts[] = {
 	  .max = LONG_MAX, .help = "override a TLB refill's cycles" },
 	{ .name = "tlb-sets", .arg = "N", .type = BOPT_UINT, .dst = &o.sets, .min = 1,
 	  .max = 65536, .help = "simulated TLB sets per CPU (128)" },
+	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
 	{ .name = "tlb-ways", .arg = "N", .type = BOPT_UINT, .dst = &o.ways, .min = 1, .max = 64,
 	  .help = "simulated TLB ways per CPU (8)" },
 	BENCH_OPT_END,
 };
 
 /* The options into *c: 0, or -EINVAL after a message naming the option. */
-static int make_cfg(struct cfg *c, const char *profile)
+static int make_cfg(struct tlbie_cfg *c, const char *profile)
 {
 	memset(c, 0, sizeof(*c));
 	c->profile = profile;
@@ -187,112 +169,12 @@ static int make_cfg(struct cfg *c, const char *profile)
 	return 0;
 }
 
-/* Run ---------------------------------------------------------------------- */
-
-static int run_point(const struct cfg *c, int cmp, long ceiling, struct point *pt)
-{
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
-		    .profile = c->profile, .tlb_sets = c->sets, .tlb_ways = c->ways, .seed = 4);
-	unsigned long ws0 = c->shm_pages, mx0 = c->shm_pages + c->ws_pages;
-	unsigned long npages = mx0 + c->mixed;
-	struct tlbgen_system *sys;
-	struct tlbgen_cost_account a0, a1;
-	struct tlbgen_range_flush d;
-	struct tlbgen_mm *mm;
-	int err;
-
-	memset(pt, 0, sizeof(*pt));
-	pt->cmp = cmp;
-	pt->ceiling = ceiling;
-	err = tlbgen_system__create(&o, &sys);
-	if (err)
-		return err;
-	if ((err = tlbgen_system__set_cost_model(sys, &c->cost)) ||
-	    (err = tlbgen_ceiling__set(sys, TLBGEN_ARCH_PPC_RADIX_GLOBAL, ceiling)) ||
-	    (err = tlbgen_ceiling__set_cmp(sys, TLBGEN_ARCH_PPC_RADIX_GLOBAL,
-					   (enum tlbgen_ceiling_cmp)cmp)) ||
-	    (err = tlbgen_mm__create(sys, npages, &mm)) ||
-	    (err = tlbgen_switch_mm(sys, 0, mm)) || (err = tlbgen_switch_mm(sys, 1, mm)))
-		goto out;
-	for (unsigned long p = 0; p < c->shm_pages; p++)
-		tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE);
-	for (unsigned long p = ws0; p < mx0; p++)	/* warm CPU 1's working set */
-		tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-	tlbgen_cost__reset(sys);
-
-	for (unsigned int it = 0; it < c->iters; it++) {
-		/* shmat + fillshm */
-		for (unsigned long p = 0; p < c->shm_pages; p++) {
-			tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE,
-				       TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG);
-			tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE);
-		}
-		/* shmdt: one forced flush per page table */
-		for (unsigned long s = 0; s < c->shm_pages; s += c->chunk_pages) {
-			unsigned long e = s + c->chunk_pages < c->shm_pages ? s + c->chunk_pages
-									     : c->shm_pages;
-
-			for (unsigned long p = s; p < e; p++)
-				tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE);
-			err = tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, s * TLBGEN_PAGE_SIZE,
-							       e * TLBGEN_PAGE_SIZE,
-							       TLBGEN_PAGE_SHIFT, &d);
-			if (err < 0)
-				goto out;
-			pt->flushes++;
-			if (d.full)
-				pt->full++;
-			else
-				pt->ranged++;
-			pt->ops += d.ops;
-			if (!c->chase_per_iter)
-				for (unsigned long p = ws0; p < mx0; p++)
-					tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-		}
-		/* --mixed: munmap()s of every size 1..N, each its own flush. */
-		for (unsigned long n = 1; n <= c->mixed; n++) {
-			for (unsigned long p = mx0; p < mx0 + n; p++) {
-				tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE,
-					       TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG);
-				tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE);
-			}
-			for (unsigned long p = mx0; p < mx0 + n; p++)
-				tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE);
-			err = tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, mx0 * TLBGEN_PAGE_SIZE,
-							       (mx0 + n) * TLBGEN_PAGE_SIZE,
-							       TLBGEN_PAGE_SHIFT, &d);
-			if (err < 0)
-				goto out;
-			pt->flushes++;
-			pt->full += d.full;
-			pt->ranged += !d.full;
-			pt->ops += d.ops;
-			if (!c->chase_per_iter)
-				for (unsigned long p = ws0; p < mx0; p++)
-					tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-		}
-		if (c->chase_per_iter)
-			for (unsigned long p = ws0; p < mx0; p++)
-				tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-	}
-	tlbgen_cost__cpu(sys, 0, &a0);
-	tlbgen_cost__cpu(sys, 1, &a1);
-	pt->flush_cycles = a0.inv_cycles + a0.full_cycles + a1.inv_cycles + a1.full_cycles;
-	pt->refill_cycles = a1.refill_cycles;
-	pt->refills = a1.refills;
-	pt->violations = tlbgen_oracle__violations(sys);
-	err = 0;
-out:
-	tlbgen_system__destroy(sys);
-	return err;
-}
-
 static const char *cmp_name(int cmp)
 {
 	return cmp == TLBGEN_CEILING_GT ? ">" : ">=";
 }
 
-static json_t *point_params(const struct cfg *c, int cmp, long ceiling)
+static json_t *point_params(const struct tlbie_cfg *c, int cmp, long ceiling)
 {
 	return json_pack("{s:s,s:I,s:s}", "comparison", cmp_name(cmp), "ceiling",
 			 (json_int_t)ceiling, "policy", c->label);
@@ -313,7 +195,7 @@ static double param(const char *key)
 }
 
 /* results.json: one set of metrics per (comparison, ceiling). */
-static void record_point(const struct cfg *c, const struct point *pt)
+static void record_point(const struct tlbie_cfg *c, const struct tlbie_point *pt)
 {
 	json_t *pa = point_params(c, pt->cmp, pt->ceiling);
 	uint64_t sum = pt->flush_cycles + pt->refill_cycles;
@@ -332,7 +214,7 @@ static void record_point(const struct cfg *c, const struct point *pt)
 }
 
 /* One row of the table, from results.json. */
-static void print_point(const struct cfg *c, int cmp, long ceiling)
+static void print_point(const struct tlbie_cfg *c, int cmp, long ceiling)
 {
 	json_t *pa = point_params(c, cmp, ceiling);
 
@@ -344,7 +226,7 @@ static void print_point(const struct cfg *c, int cmp, long ceiling)
 	json_decref(pa);
 }
 
-static void record_meta(const struct cfg *c)
+static void record_meta(const struct tlbie_cfg *c)
 {
 	bench_meta_seed(4);
 	bench_meta_param("iterations", json_integer(c->iters));
@@ -366,7 +248,7 @@ static void record_meta(const struct cfg *c)
 }
 
 /* The header, from meta.json. */
-static void print_header(const struct cfg *c)
+static void print_header(const struct tlbie_cfg *c)
 {
 	printf("# tlbie (seed 004): %.0f iterations of shmat/fill/shmdt of %.0f MB = %.0f pages "
 	       "of %.0f KiB,\n#   shmdt flushes every %.0f pages (%.0f KiB); CPU 1 chases %.0f "
@@ -389,7 +271,7 @@ static void print_header(const struct cfg *c)
 }
 
 /* The best point and the two the RFC compares, from results.json. */
-static void print_summary(const struct cfg *c)
+static void print_summary(const struct tlbie_cfg *c)
 {
 	double best = -1, v;
 	json_t *pa;
@@ -433,10 +315,52 @@ static void print_summary(const struct cfg *c)
 	json_decref(pa);
 }
 
+/* The sweep's plot (ceilings.svg), from results.json: the sum per
+ * comparison, and its two parts, against the ceiling. */
+static int plot(const struct tlbie_cfg *c)
+{
+	static const char *const part[] = { "flush_cycles", "refill_cycles" };
+	char title[256], t[64];
+	struct bench_plot *pl;
+	int sum, parts, ret;
+
+	snprintf(title, sizeof(title), "seed 004: powerpc radix global ceiling, %s, %s costs, "
+		 "%u iterations", c->label, c->costs, c->iters);
+	pl = bench_plot_new("ceilings", title, "ceiling (pages)");
+	if (!pl)
+		return 1;
+	sum = bench_plot_panel(pl, "modelled cycles: flushes (CPU 0) + refills (CPU 1)", "cycles",
+			       BENCH_PLOT_FROM_ZERO | BENCH_PLOT_X_AUTO);
+	parts = bench_plot_panel(pl, "its parts", "cycles", BENCH_PLOT_FROM_ZERO |
+				 BENCH_PLOT_X_AUTO);
+	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++) {
+		int ss, sp[2];
+
+		snprintf(t, sizeof(t), "'%s'", cmp_name(cmp));
+		ss = bench_plot_series(pl, sum, t, (unsigned int)cmp);
+		for (int k = 0; k < 2; k++) {
+			snprintf(t, sizeof(t), "%s '%s'", part[k], cmp_name(cmp));
+			sp[k] = bench_plot_series(pl, parts, t, 2 + 2 * (unsigned int)cmp + k);
+		}
+		for (unsigned int i = 0; i < c->nr_ceilings; i++) {
+			json_t *pa = point_params(c, cmp, c->ceilings[i]);
+
+			bench_plot_point(pl, sum, ss, c->ceilings[i], get("sum_cycles", pa), NAN, NAN);
+			for (int k = 0; k < 2; k++)
+				bench_plot_point(pl, parts, sp[k], c->ceilings[i], get(part[k], pa),
+						 NAN, NAN);
+			json_decref(pa);
+		}
+	}
+	ret = bench_plot_draw(pl, NULL, NULL, 0);
+	bench_plot_free(pl);
+	return ret;
+}
+
 static int tlbie_run(struct bench_env *e)
 {
 	static const char *const defs[] = { "latest", NULL };
-	struct cfg c;
+	struct tlbie_cfg c;
 	uint64_t t0;
 	json_t *pa;
 	int status = 0;
@@ -457,8 +381,8 @@ static int tlbie_run(struct bench_env *e)
 	t0 = bench_now_ns();
 	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE && !status; cmp++) {
 		for (unsigned int i = 0; i < c.nr_ceilings && !status; i++) {
-			struct point pt;
-			int err = run_point(&c, cmp, c.ceilings[i], &pt);
+			struct tlbie_point pt;
+			int err = tlbie_run_point(&c, cmp, c.ceilings[i], &pt);
 
 			if (err) {
 				fprintf(stderr, "tlbgen-bench tlbie: run failed: %s\n", strerror(-err));
@@ -471,6 +395,8 @@ static int tlbie_run(struct bench_env *e)
 	}
 	if (!status)
 		print_summary(&c);
+	if (!status && !o.no_plot)
+		status = plot(&c);
 	pa = json_object();
 	bench_metric("host_seconds", "s", NULL, pa, (double)(bench_now_ns() - t0) / 1e9);
 	printf("# wall %.2f s\n", get("host_seconds", pa));

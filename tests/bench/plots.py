@@ -105,6 +105,15 @@ check(len(p) == 3 and all(len(s) == 4 for _, s in p),
 quiet(r, "mesi")
 drawn(r, "stepped-threads.svg", "mesi")
 
+# tlbie's sweep: the sum per comparison and its parts against the ceiling.
+r = Run(bench, ["tlbie", "--iters", "1", "--ceilings", "16,32,33,64"])
+check(r.rc == 0, "tlbie: exit 0") or r.show()
+p = panels(script(r, "ceilings.gp"))
+check(len(p) == 2 and [len(x) for _, x in p] == [2, 4] and all(len(x) == 4 for _, s in p for x in s),
+      "tlbie: the sum of both comparisons and their four parts at 4 ceilings (%s)" % [t for t, _ in p])
+quiet(r, "tlbie")
+drawn(r, "ceilings.svg", "tlbie")
+
 # --no-plot: no script, no plot, in stepped mode too.
 r = Run(bench, ["tlb_flush1", "--mode", "stepped", "--ops", "300", "-t", "4", "--no-plot"])
 check(r.rc == 0 and r.results and not any(f.startswith("stepped-") for f in os.listdir(r.dir)),
