@@ -18,18 +18,21 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "common.h"
 #include "env.h"
+#include "plot.h"
 #include "pagefault-run.h"
 #include "results.h"
 #include "run.h"
 
 /* Options ------------------------------------------------------------------ */
 
+static bool no_plot;
 static struct pf_cfg o = { .pages = 1024, .loops = 4, .retry_pct = 100, .rounds = 3,
 			   .arch = "x86" };
 
@@ -58,6 +61,7 @@ static const struct bench_opt pagefault_opts[] = {
 	{ .name = "arch", .arg = "A", .type = BOPT_FN, .fn = opt_arch,
 	  .help = "fault path: x86|arm64|generic (x86); arm64 runs the profile's\n"
 		  "own hook (timed: with the oracle off)" },
+	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &no_plot, .help = "draw no plot" },
 	{ .name = "spend", .type = BOPT_FLAG, .dst = &o.spend,
 	  .help = "threads/processes: burn the cost model's cycles as busy-waits" },
 	BENCH_OPT_END,
@@ -166,6 +170,54 @@ static void print_row(const struct pf_plan *pl, unsigned int i)
 			       get("violations", pa) ? "  ORACLE VIOLATIONS" : "");
 			json_decref(pa);
 		}
+}
+
+/* The plot (variants.svg), from results.json: a panel per mode and mm
+ * shape, a series per variant over the task counts: the median ops/s where
+ * timed, IPIs per op stepped. */
+static int plot(const struct pf_plan *pl)
+{
+	char title[256], t[96];
+	struct bench_plot *p;
+	int panel[4][2], ret;
+
+	snprintf(title, sizeof(title), "seed 003: page_fault3 with retried faults, policy %s, "
+		 "fault path %s", pl->policy, o.arch);
+	p = bench_plot_new("variants", title, "tasks");
+	if (!p)
+		return 1;
+	for (unsigned int m = 0; m < 4; m++)
+		panel[m][0] = panel[m][1] = -1;
+	for (unsigned int i = 0; i < pl->nrow; i++) {
+		const struct pf_row *r = &pl->row[i];
+		unsigned int m = r->mode == BENCH_M_STEPPED ? 0 : r->mode == BENCH_M_THREADS ? 1 :
+				 r->mode == BENCH_M_PROCESSES ? 2 : 3;
+		int *pn = &panel[m][r->shared_mm];
+
+		if (*pn < 0) {
+			snprintf(t, sizeof(t), "%s, %s: %s", bench_mode_name(r->mode),
+				 r->shared_mm ? "one mm" : "an mm per task",
+				 m ? "median ops/s" : "IPIs per op");
+			*pn = bench_plot_panel(p, t, m ? "ops/s" : "IPIs/op", BENCH_PLOT_FROM_ZERO);
+			for (int h = 0; h < pl->nh; h++)
+				for (int a = 0; a < 2; a++) {
+					snprintf(t, sizeof(t), "%s %s b7333b58f358", pl->labels[h],
+						 a ? "after" : "before");
+					bench_plot_series(p, *pn, t, (unsigned int)(2 * h + a));
+				}
+		}
+		for (int h = 0; h < pl->nh; h++)
+			for (int a = 0; a < 2; a++) {
+				json_t *pa = params(pl, r, h, a);
+
+				bench_plot_point(p, *pn, 2 * h + a, r->tasks,
+						 get(m ? "median_ops_per_sec" : "ipis_per_op", pa), NAN, NAN);
+				json_decref(pa);
+			}
+	}
+	ret = bench_plot_draw(p, NULL, NULL, 0);
+	bench_plot_free(p);
+	return ret;
 }
 
 /* The rows of the modes and task counts asked for: 0 or -EINVAL. */
@@ -312,6 +364,8 @@ static int pagefault_run(struct bench_env *e)
 		}
 		printf("# ratio: median ops/s against the last hook's after row in the same mode "
 		       "and task count; counters from the last round\n");
+		if (!no_plot)
+			status = plot(pl);
 	}
 	free(pl->res);
 	free(pl);

@@ -17,7 +17,7 @@
 #include "plot.h"
 #include "results.h"
 
-#define MAX_PANELS	4
+#define MAX_PANELS	6
 #define MAX_SERIES	64
 #define MAX_POINTS	256
 

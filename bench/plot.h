@@ -30,7 +30,7 @@ struct bench_plot;
  * its title (may hold newlines) and x axis label. NULL when out of memory. */
 struct bench_plot *bench_plot_new(const char *name, const char *title, const char *xlabel);
 void bench_plot_free(struct bench_plot *p);
-/* Add a panel below the others: its index, or -1 (at most 4). */
+/* Add a panel below the others: its index, or -1 (at most 6). */
 int bench_plot_panel(struct bench_plot *p, const char *title, const char *ylabel,
 		     unsigned int flags);
 /* The x axis label of one panel (default: the plot's). */

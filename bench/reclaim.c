@@ -22,12 +22,14 @@
  *    rep): the median time, and the time saved against the arch's "none".
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "common.h"
 #include "env.h"
+#include "plot.h"
 #include "reclaim-run.h"
 #include "results.h"
 #include "run.h"
@@ -42,7 +44,7 @@ static const char *const arch_name[] = { "x86", "arm64", "riscv" };
 static struct {
 	uint64_t pages, work_ns;
 	unsigned int rounds, reps;
-	bool dirty;
+	bool dirty, no_plot;
 	unsigned int arch[3], narch;
 	int states[2], nstates;
 } o = { .pages = 256, .rounds = 4, .reps = 5, .arch = { 0, 1, 2 }, .narch = 3,
@@ -98,6 +100,7 @@ static const struct bench_opt reclaim_opts[] = {
 		  "or both (both)" },
 	{ .name = "dirty", .type = BOPT_FLAG, .dst = &o.dirty,
 	  .help = "dirty PTEs: flushed before pageout() queues the IO" },
+	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
 	{ .name = "work", .arg = "NS", .type = BOPT_U64, .dst = &o.work_ns, .min = 0,
 	  .max = 10000000, .help = "threads: the rest of reclaim per page (swap IO...), a busy\n"
 				   "wait (0)" },
@@ -315,6 +318,55 @@ static int run_real(struct bench_env *e, double per, bool stepped, bool threaded
 	return rc;
 }
 
+/* The plot (pageout.svg), from results.json: a panel per mode and state
+ * of the K threads, a series per policy, arch and variant over K: ns per
+ * page where timed (threads, virtual), IPIs per page stepped. */
+static int plot(const struct bench_env *e, unsigned int modes)
+{
+	static const unsigned int mode[] = { BENCH_M_STEPPED, BENCH_M_THREADS, BENCH_M_VIRTUAL };
+	char t[200];
+	struct bench_plot *p = bench_plot_new("pageout", "seed 002: MADV_PAGEOUT reclaim, "
+					      "unbatched (none) against batched unmap", "K");
+	int ret;
+
+	if (!p)
+		return 1;
+	for (size_t m = 0; m < 3; m++)
+		for (int s = 0; (modes & mode[m]) && s < o.nstates; s++) {
+			bool counts = mode[m] == BENCH_M_STEPPED;
+			int pn, series = 0;
+
+			snprintf(t, sizeof(t), "%s, K threads %s: %s", bench_mode_name(mode[m]),
+				 o.states[s] == RC_SLEEP ? "asleep (lazy)" : "running the mm",
+				 counts ? "IPIs per page" : mode[m] == BENCH_M_VIRTUAL ?
+				 "ns of virtual time per page" : "median ns per page");
+			pn = bench_plot_panel(p, t, counts ? "IPIs/page" : "ns/page",
+					      BENCH_PLOT_FROM_ZERO);
+			for (unsigned int q = 0; q < e->npol; q++)
+				for (unsigned int a = 0; a < o.narch; a++)
+					for (int b = 0; b < 2; b++, series++) {
+						snprintf(t, sizeof(t), "%s%s%s %s", e->npol > 1 ?
+							 e->pol[q].label : "", e->npol > 1 ? " " : "",
+							 arch_name[o.arch[a]], b ? "batched" : "none");
+						bench_plot_series(p, pn, t, (unsigned int)series);
+						for (unsigned int k = 0; k < e->nthreads; k++) {
+							json_t *pa = params(mode[m], e->pol[q].label,
+									    o.states[s], e->threads[k],
+									    o.arch[a], b);
+
+							bench_plot_point(p, pn, series, e->threads[k],
+									 get(counts ? "ipis_per_page" :
+									     "median_ns_per_page", pa),
+									 NAN, NAN);
+							json_decref(pa);
+						}
+					}
+		}
+	ret = bench_plot_draw(p, NULL, NULL, 0);
+	bench_plot_free(p);
+	return ret;
+}
+
 static int reclaim_run(struct bench_env *e)
 {
 	static const char *const defs[] = { "latest", NULL };
@@ -361,6 +413,8 @@ static int reclaim_run(struct bench_env *e)
 		rc |= run_real(e, per, stepped, threaded);
 	if (modes & BENCH_M_VIRTUAL)
 		rc |= run_virtual(e, per);
+	if (!o.no_plot)
+		rc |= plot(e, modes);
 	return rc;
 }
 

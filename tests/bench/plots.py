@@ -114,6 +114,22 @@ check(len(p) == 2 and [len(x) for _, x in p] == [2, 4] and all(len(x) == 4 for _
 quiet(r, "tlbie")
 drawn(r, "ceilings.svg", "tlbie")
 
+# pagefault and reclaim: a panel per mode and shape (state), a series per variant.
+r = Run(bench, ["pagefault", "--mode", "stepped,virtual", "-t", "2,4", "--loops", "1", "--pages", "32"])
+check(r.rc == 0, "pagefault: exit 0") or r.show()
+p = panels(script(r, "variants.gp"))
+check(len(p) == 2 and all(len(x) == 6 and all(len(y) == 2 for y in x) for _, x in p),
+      "pagefault: stepped and virtual panels, 6 variants at 2 task counts (%s)" % [t for t, _ in p])
+quiet(r, "pagefault")
+drawn(r, "variants.svg", "pagefault")
+r = Run(bench, ["reclaim", "--mode", "stepped", "--rounds", "1", "-t", "1,2", "--arch", "x86"])
+check(r.rc == 0, "reclaim: exit 0") or r.show()
+p = panels(script(r, "pageout.gp"))
+check(len(p) == 2 and all(len(x) == 2 for _, x in p),
+      "reclaim: a panel per state, none and batched (%s)" % [t for t, _ in p])
+quiet(r, "reclaim")
+drawn(r, "pageout.svg", "reclaim")
+
 # --no-plot: no script, no plot, in stepped mode too.
 r = Run(bench, ["tlb_flush1", "--mode", "stepped", "--ops", "300", "-t", "4", "--no-plot"])
 check(r.rc == 0 and r.results and not any(f.startswith("stepped-") for f in os.listdir(r.dir)),
