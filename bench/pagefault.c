@@ -98,6 +98,11 @@ static double get(const char *name, json_t *pa)
 	return bench_metric_get(name, pa, &v) ? v : 0;
 }
 
+static double meta(const char *key)
+{
+	return json_number_value(bench_meta_param_get(key));
+}
+
 /* results.json: a row's variants, counters per op of the last run; timed,
  * the rounds' ops/s, their median and its ratio to the last variant's. */
 static void record_row(const struct pf_plan *pl, unsigned int i, unsigned int rounds)
@@ -323,12 +328,14 @@ static int pagefault_run(struct bench_env *e)
 	bench_meta_param("pages", json_integer((json_int_t)o.pages));
 	bench_meta_param("fault_arch", json_string(o.arch));
 	bench_meta_param("spend", json_boolean(o.spend));
-	printf("# pagefault (seed 003, page_fault3): tasks x %u loops x %lu pages, %u%% first "
-	       "write attempts return VM_FAULT_RETRY, profile %s, %u timed rounds\n", o.loops,
-	       o.pages, o.retry_pct, pl->policy, o.rounds);
-	printf("# cost busy-waits: %s\n", o.spend ? "on (cost model cycles spent per TLB op)" : "off");
-	printf("# fault path: %s%s\n", o.arch, pl->nh == 1 ? " (the profile's hook; timed: "
-	       "oracle off)" : "");
+	/* The header from meta.json, as every figure from results.json. */
+	printf("# pagefault (seed 003, page_fault3): tasks x %.0f loops x %.0f pages, %.0f%% "
+	       "first write attempts return VM_FAULT_RETRY, profile %s, %.0f timed rounds\n",
+	       meta("loops"), meta("pages"), meta("retry_pct"), pl->policy, meta("rounds"));
+	printf("# cost busy-waits: %s\n", json_is_true(bench_meta_param_get("spend")) ?
+	       "on (cost model cycles spent per TLB op)" : "off");
+	printf("# fault path: %s%s\n", json_string_value(bench_meta_param_get("fault_arch")),
+	       pl->nh == 1 ? " (the profile's hook; timed: oracle off)" : "");
 	for (unsigned int round = 0; round < o.rounds && !status; round++)
 		for (unsigned int i = 0; i < pl->nrow && !status; i++) {
 			struct pf_cfg c = o;

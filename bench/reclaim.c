@@ -124,6 +124,11 @@ static double get(const char *name, json_t *pa)
 	return bench_metric_get(name, pa, &v) ? v : 0;
 }
 
+static double meta(const char *key)
+{
+	return json_number_value(bench_meta_param_get(key));
+}
+
 /* One row's stepped counts per page. */
 static void record_counts(json_t *pa, const struct rc_counts *k, double per)
 {
@@ -399,14 +404,16 @@ static int reclaim_run(struct bench_env *e)
 	bench_meta_param("reps", json_integer(o.reps));
 	bench_meta_param("dirty", json_boolean(o.dirty));
 	bench_meta_param("work_ns", json_integer((json_int_t)o.work_ns));
-	printf("# reclaim (seed 002): MADV_PAGEOUT of %llu pages + refault, %u rounds%s,\n"
-	       "# other reclaim work %llu ns/page (threads, virtual);\n"
+	/* The header from meta.json, as every figure from results.json. */
+	printf("# reclaim (seed 002): MADV_PAGEOUT of %.0f pages + refault, %.0f rounds%s,\n"
+	       "# other reclaim work %.0f ns/page (threads, virtual);\n"
 	       "# K threads of the mm on other CPUs (sleep: idle, lazy in the mm; busy: running it).\n"
 	       "# per page: flushes the reclaimer initiated, IPIs, flush callbacks on other CPUs,\n"
-	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
+	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %.0f interleaved reps\n"
 	       "# (threads, oracle off); saved = time saved vs the same arch unbatched.\n",
-	       (unsigned long long)o.pages, o.rounds, o.dirty ? ", dirty PTEs" : "",
-	       (unsigned long long)o.work_ns, o.reps);
+	       meta("pages"), meta("rounds"),
+	       json_is_true(bench_meta_param_get("dirty")) ? ", dirty PTEs" : "", meta("work_ns"),
+	       meta("reps"));
 	for (unsigned int p = 0; p < e->npol; p++)
 		note_unbatched(e->pol[p].name, e->pol[p].label);
 	if (stepped || threaded)
