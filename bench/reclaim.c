@@ -102,8 +102,8 @@ static const struct bench_opt reclaim_opts[] = {
 	  .help = "dirty PTEs: flushed before pageout() queues the IO" },
 	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
 	{ .name = "work", .arg = "NS", .type = BOPT_U64, .dst = &o.work_ns, .min = 0,
-	  .max = 10000000, .help = "threads: the rest of reclaim per page (swap IO...), a busy\n"
-				   "wait (0)" },
+	  .max = 10000000, .help = "threads, virtual: the rest of reclaim per page (swap\n"
+				   "IO...), a busy wait or virtual time spent (0)" },
 	BENCH_OPT_END,
 };
 
@@ -382,6 +382,11 @@ static int reclaim_run(struct bench_env *e)
 
 	if (!modes || bench_env_policies(e, defs))
 		return 2;
+	if (e->shapes) {
+		fprintf(stderr, "tlbgen-bench reclaim: --shape: the K threads are threads of the "
+			"reclaimer's process, one mm (no shape to choose)\n");
+		return 2;
+	}
 	if ((e->given & BENCH_O_MACHINE) && !(modes & BENCH_M_VIRTUAL)) {
 		fprintf(stderr, "tlbgen-bench reclaim: --machine is a model for --mode virtual "
 			"(stepped counts; threads run on this host)\n");

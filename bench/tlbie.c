@@ -367,6 +367,11 @@ static int tlbie_run(struct bench_env *e)
 
 	if (!bench_modes(e) || bench_env_policies(e, defs))
 		return 2;
+	if (e->shapes) {
+		fprintf(stderr, "tlbgen-bench tlbie: --shape: its 2 CPUs share one mm (every flush "
+			"a global tlbie; no shape to choose)\n");
+		return 2;
+	}
 	if (e->npol != 1) {
 		fprintf(stderr, "tlbgen-bench tlbie: -p %s: one policy only, %s given (the sweep "
 			"varies the ceiling and its comparison, which -p does not choose)\n",

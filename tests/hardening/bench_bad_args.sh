@@ -80,6 +80,8 @@ check_number soak --seconds 2x
 check_number reclaim --pages 12q
 check_number reclaim --rounds ""
 check_msg "reclaim: no processes" "--mode processes has no meaning" reclaim --mode processes
+check_msg "reclaim: no shape" "--shape: the K threads" reclaim --shape processes
+check_msg "tlbie: no shape" "--shape: its 2 CPUs share one mm" tlbie --shape processes
 check_msg "reclaim: a model only in virtual time" "--machine is a model for --mode virtual" reclaim --machine skylake-56
 check_msg "reclaim: K past the model's CPUs" "on this machine model" reclaim --mode virtual --machine skylake-56:sockets=1,cores_per_socket=4 -t 8
 check_msg "reclaim: a bad arch" "is not a list of x86, arm64, riscv" reclaim --arch x86,sparc
