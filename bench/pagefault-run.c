@@ -226,7 +226,8 @@ int pf_run_once(const struct pf_cfg *c, enum pf_mode mode, bool shared_mm, const
 		    .mode = stepped ? TLBGEN_MODE_STEPPED : mode == PF_VIRTUAL ? TLBGEN_MODE_VIRTUAL
 								    : TLBGEN_MODE_THREADED,
 		    .profile = c->profile, .seed = 3,
-		    .machine = mode == PF_VIRTUAL ? c->machine : NULL,
+		    .machine = mode == PF_VIRTUAL ? c->machine : NULL, .invlpgb = c->invlpgb,
+		    .no_pcid = c->no_pcid,
 		    .flags = mode == PF_THREADED && !strcmp(c->arch, "arm64") ? TLBGEN_SYS_NO_ORACLE
 									      : 0);
 	struct pf_run *r = calloc(1, sizeof(*r));

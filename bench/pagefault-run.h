@@ -22,6 +22,7 @@ struct pf_cfg {
 	const char *profile;	/* the profile's name for tlbgen */
 	const char *arch;	/* fault_arch */
 	bool spend;
+	bool invlpgb, no_pcid;	/* the machine's features (--invlpgb, --no-pcid) */
 	const struct tlbgen_machine *machine;	/* PF_VIRTUAL's model */
 };
 

@@ -298,7 +298,7 @@ static int pagefault_run(struct bench_env *e)
 			e->pol[0].label);
 		return 2;
 	}
-	if ((e->given & BENCH_O_MACHINE) && !(modes & BENCH_M_VIRTUAL)) {
+	if (e->machine_spec && !(modes & BENCH_M_VIRTUAL)) {
 		fprintf(stderr, "tlbgen-bench pagefault: --machine is a model for --mode virtual\n");
 		return 2;
 	}
@@ -307,6 +307,8 @@ static int pagefault_run(struct bench_env *e)
 	if ((modes & BENCH_M_VIRTUAL) && (bench_env_machine(e, "skylake-56") || bench_check_threads(e)))
 		return 2;
 	o.machine = &e->machine;
+	o.invlpgb = e->invlpgb;
+	o.no_pcid = e->no_pcid;
 	pl = calloc(1, sizeof(*pl));
 	if (!pl)
 		return 1;

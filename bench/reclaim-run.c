@@ -21,7 +21,8 @@ static struct tlbgen_system *rc_system(const struct rc_cfg *c, unsigned int ncpu
 				       enum tlbgen_mode mode, const char *arch, bool batched)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = ncpu, .mode = mode, .profile = c->profile,
-		    .seed = 2, .flags = mode == TLBGEN_MODE_THREADED ? TLBGEN_SYS_NO_ORACLE : 0);
+		    .seed = 2, .flags = mode == TLBGEN_MODE_THREADED ? TLBGEN_SYS_NO_ORACLE : 0,
+		    .invlpgb = c->invlpgb, .no_pcid = c->no_pcid);
 	struct tlbgen_system *sys;
 	char ch[96];
 
@@ -290,7 +291,8 @@ double rc_virtual(const struct rc_cfg *c, int state, unsigned int k, const char 
 		  bool batched, struct rc_counts *out)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 0, .mode = TLBGEN_MODE_VIRTUAL,
-		    .profile = c->profile, .seed = 2, .machine = c->machine);
+		    .profile = c->profile, .seed = 2, .machine = c->machine, .invlpgb = c->invlpgb,
+		    .no_pcid = c->no_pcid);
 	TLBGEN_OPTS(tlbgen_wl_opts, wo);
 	struct rc_vrun v = { .c = c, .state = state, .k = k };
 	struct tlbgen_system *sys;

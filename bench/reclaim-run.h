@@ -18,6 +18,7 @@ struct rc_cfg {
 	unsigned long work_ns;		/* threaded: the rest of reclaim per page */
 	unsigned int rounds;
 	bool dirty;			/* dirty PTEs: flushed before the IO */
+	bool invlpgb, no_pcid;		/* the machine's features (--invlpgb, --no-pcid) */
 	const char *profile;		/* the profile's name for tlbgen */
 	const struct tlbgen_machine *machine;	/* virtual time's model */
 };

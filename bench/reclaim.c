@@ -226,7 +226,8 @@ static struct rc_cfg cfg_of(const struct bench_env *e, unsigned int p)
 {
 	return (struct rc_cfg){ .pages = o.pages, .work_ns = o.work_ns, .rounds = o.rounds,
 				.dirty = o.dirty, .profile = e->pol[p].name,
-				.machine = &e->machine };
+				.machine = &e->machine, .invlpgb = e->invlpgb,
+				.no_pcid = e->no_pcid };
 }
 
 /* Threaded: every variant once per rep, so that drift hits all alike. */
@@ -387,7 +388,7 @@ static int reclaim_run(struct bench_env *e)
 			"reclaimer's process, one mm (no shape to choose)\n");
 		return 2;
 	}
-	if ((e->given & BENCH_O_MACHINE) && !(modes & BENCH_M_VIRTUAL)) {
+	if (e->machine_spec && !(modes & BENCH_M_VIRTUAL)) {
 		fprintf(stderr, "tlbgen-bench reclaim: --machine is a model for --mode virtual "
 			"(stepped counts; threads run on this host)\n");
 		return 2;
