@@ -164,8 +164,6 @@ struct bench {
 	int (*prepare)(struct bench_env *e);
 	/* Its own run instead of the generic runners: 0 ok, 1 failed run. */
 	int (*run)(struct bench_env *e);
-	/* A command still on its own getopt loop: its main(argc, argv). */
-	int (*main)(int argc, char **argv);
 	bool tool;			/* keeps no results directory (compare, sweep...) */
 	bool args;			/* takes positional arguments */
 };

@@ -14,11 +14,7 @@ extern const struct bench bench_seed000, bench_seed001, bench_mesi, bench_lazy, 
 	bench_replay;
 /* Tools on the one parser, each defined in its own file. */
 extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
-	bench_merge, bench_compare, bench_explore;
-
-int bench_tlbie_main(int argc, char **argv);
-int bench_pagefault_main(int argc, char **argv);
-int bench_reclaim_main(int argc, char **argv);
+	bench_merge, bench_compare, bench_explore, bench_tlbie, bench_pagefault, bench_reclaim;
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -38,17 +34,6 @@ WIS(tlb_flush1, "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, re
 WIS(tlb_flush2, "will-it-scale tlb_flush2: same on 1 MiB anonymous, munmap + mmap every 256 pages");
 WIS(tlb_flush3, "will-it-scale tlb_flush3: same as tlb_flush1 on a shared file mapping");
 WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared file mapping");
-
-#define LEGACY(n, fn, what, is_tool)						\
-	static const struct bench bench_##n = { .name = #n, .summary = what, .main = fn, \
-						.tool = is_tool }
-
-LEGACY(tlbie, bench_tlbie_main,
-       "seed 004: range-ceiling sweep, flush cost vs refill cost (shmat/fill/shmdt)", false);
-LEGACY(pagefault, bench_pagefault_main,
-       "seed 003: page_fault3 with retried faults, spurious flushes per variant", false);
-LEGACY(reclaim, bench_reclaim_main,
-       "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv", false);
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,

@@ -10,517 +10,452 @@
  * most 512 pages). Its threaded version parks K threads of the process on
  * the other CPUs, sleeping: their CPUs are idle and borrow the mm lazily
  * (enter_lazy_tlb), so they stay in mm_cpumask. "busy" keeps them running
- * the mm instead.
+ * the mm instead. The runs: bench/reclaim-run.c.
  *
- * Per variant (batch_arch x86 | arm64 | riscv, batched_unmap off = "none",
- * the baseline = one flush_tlb_page() per page, or on = "batched") it prints
- * per page-out of one page:
+ * Per policy and variant (batch_arch x86 | arm64 | riscv, batched_unmap
+ * off = "none", the baseline = one flush_tlb_page() per page, or on =
+ * "batched") it records, per page-out of one page:
  *  - stepped mode (deterministic counts, oracle on): flushes initiated by
  *    the reclaimer, IPIs sent, flush callbacks run on other CPUs, arm64 TLBI
  *    and DSB instructions, oracle violations;
- *  - threaded mode (real threads, oracle off, variants interleaved rep by
+ *  - threads mode (real threads, oracle off, variants interleaved rep by
  *    rep): the median time, and the time saved against the arch's "none".
- * Threaded mode spawns the K CPUs pinned (tlbgen_cpu__spawn): a sleeping
- * one idles in the runtime (futex sleep until an IPI wakes it), a busy one
- * polls for IPIs and yields. The reclaimer is the calling thread, CPU 0.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <sched.h>
-#include <stdatomic.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "common.h"
+#include "env.h"
+#include "plot.h"
+#include "reclaim-run.h"
 #include "results.h"
+#include "run.h"
 
-#define PG(i) ((unsigned long)(i) << TLBGEN_PAGE_SHIFT)
-#define RECLAIM_BATCH 512	/* pages per reclaim_pages() call: one PMD */
-#define MAX_LIST 16
+#define MAX_K	64
 
-enum rc_state { RC_SLEEP, RC_BUSY };
 static const char *const state_name[] = { "sleep", "busy" };
+static const char *const arch_name[] = { "x86", "arm64", "riscv" };
 
-struct rc_cfg {
-	unsigned int threads[MAX_LIST], nthreads;
-	const char *arch[3];
-	unsigned int narch;
-	int states[2], nstates;
-	unsigned long pages;
+/* Options ------------------------------------------------------------------ */
+
+static struct {
+	uint64_t pages, work_ns;
 	unsigned int rounds, reps;
-	bool stepped, threaded, dirty;
-	unsigned long work_ns;
-	const char *profile;
-};
+	bool dirty, no_plot;
+	unsigned int arch[3], narch;
+	int states[2], nstates;
+} o = { .pages = 256, .rounds = 4, .reps = 5, .arch = { 0, 1, 2 }, .narch = 3,
+	.states = { RC_SLEEP, RC_BUSY }, .nstates = 2 };
 
-struct rc_counts {
-	uint64_t flushes, ipis, remote, tlbi, dsb;
-	long violations;
-	int err;
-};
-
-/* results.json: one row of the table. */
-static void rc_record(const struct rc_cfg *c, int s, unsigned int t, unsigned int a, int b,
-		      const struct rc_counts *k, const double *ns)
+static int opt_arch(const char *opt, const char *arg)
 {
-	double per = (double)c->rounds * (double)c->pages;
-	json_t *pa = json_pack("{s:s,s:i,s:s,s:s,s:s}", "state", state_name[c->states[s]],
-			       "threads", (int)c->threads[t], "arch", c->arch[a], "variant",
-			       b ? "batched" : "none", "profile", c->profile);
+	const char *s = arg;
 
-	bench_meta_policy(c->profile, c->profile);
-	if (c->stepped) {
-		bench_metric("flushes_per_page", "flushes/page", "lower", pa, k->flushes / per);
-		bench_metric("ipis_per_page", "IPIs/page", "lower", pa, k->ipis / per);
-		bench_metric("remote_flushes_per_page", "flush callbacks/page", "lower", pa,
-			     k->remote / per);
-		bench_metric("tlbi_per_page", "TLBI/page", "lower", pa, k->tlbi / per);
-		bench_metric("dsb_per_page", "DSB/page", "lower", pa, k->dsb / per);
-		bench_metric("violations", "violations", "lower", pa, (double)k->violations);
-	}
-	if (c->threaded)
-		bench_metric_samples("ns_per_page", "ns/page", "lower", pa, ns, c->reps);
-	json_decref(pa);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tlbgen-bench reclaim [--threads LIST] [--pages N] [--rounds R] [--reps M]\n"
-		"                            [--mode stepped|threaded|both] [--arch LIST]\n"
-		"                            [--state sleep|busy|both] [--profile P] [--dirty]\n"
-		"  seed 002: MADV_PAGEOUT of N pages then refault, R rounds, with K threads of the\n"
-		"  mm on other CPUs; unbatched (none) vs batched unmap for each arch.\n"
-		"  --threads  comma list of K (default 1,4)      --pages    N (default 256 = 1 MiB)\n"
-		"  --rounds   rounds per run (default 4)         --reps     threaded reps (default 5)\n"
-		"  --arch     x86,arm64,riscv (default all)      --state    default both\n"
-		"  --profile  kernel profile (default latest)    --dirty    dirty PTEs: flush before IO\n"
-		"  --work NS  threaded: the rest of reclaim per page (swap IO...), a busy wait (default 0)\n");
-}
-
-static int parse_list(const char *s, unsigned int *out, unsigned int max)
-{
-	unsigned int n = 0;
-	char *end;
-
+	o.narch = 0;
 	while (*s) {
-		long v = strtol(s, &end, 10);
+		size_t l = strcspn(s, ","), i;
 
-		if (end == s || v < 1 || v > 64 || n == max)
-			return -1;
-		out[n++] = (unsigned int)v;
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -1;
-	}
-	return (int)n;
-}
-
-static int parse_arch(const char *s, struct rc_cfg *c)
-{
-	static const char *const known[] = { "x86", "arm64", "riscv" };
-	char buf[64];
-
-	c->narch = 0;
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-		size_t i;
-
-		for (i = 0; i < 3 && strcmp(known[i], t); i++)
+		for (i = 0; i < 3 && (strlen(arch_name[i]) != l || strncmp(arch_name[i], s, l)); i++)
 			;
-		if (i == 3 || c->narch == 3)
-			return -1;
-		c->arch[c->narch++] = known[i];
-	}
-	return c->narch ? 0 : -1;
-}
-
-static struct tlbgen_system *rc_system(const struct rc_cfg *c, unsigned int ncpu,
-				       enum tlbgen_mode mode, const char *arch, bool batched)
-{
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = ncpu, .mode = mode, .profile = c->profile,
-		    .seed = 2, .flags = mode == TLBGEN_MODE_THREADED ? TLBGEN_SYS_NO_ORACLE : 0);
-	struct tlbgen_system *sys;
-	char ch[96];
-
-	if (tlbgen_system__create(&o, &sys))
-		return NULL;
-	snprintf(ch, sizeof(ch), "batch_arch=%s,batched_unmap=%s", arch, batched ? "on" : "off");
-	if (tlbgen_system__set_choices(sys, ch)) {
-		tlbgen_system__destroy(sys);
-		return NULL;
-	}
-	return sys;
-}
-
-/*
- * One round on the reclaimer (CPU 0): refault every page, then page them
- * all out. In stepped mode `drive` delivers the IPIs after each flush.
- */
-static void rc_work(unsigned long ns)
-{
-	uint64_t until;
-
-	if (!ns)
-		return;
-	until = bench_now_ns() + ns;
-	while (bench_now_ns() < until)
-		;
-}
-
-static int rc_round(struct tlbgen_system *sys, struct tlbgen_mm *mm,
-		    struct tlbgen_unmap_batch *u, unsigned long pages, bool dirty, bool drive,
-		    unsigned long work_ns)
-{
-	unsigned int pf = TLBGEN_PTE_ACCESSIBLE | (dirty ? TLBGEN_PTE_DIRTY : 0);
-	int r;
-
-	/* swap-in: the read fault maps the page, the access fills the TLB */
-	for (unsigned long p = 0; p < pages; p++) {
-		if (tlbgen_pte_change(sys, 0, mm, PG(p)))
-			return -1;
-		if (drive && tlbgen_access(sys, 0, PG(p)) < 0)
-			return -1;
-	}
-	/* MADV_PAGEOUT -> reclaim_pages() -> shrink_folio_list() */
-	for (unsigned long p = 0; p < pages; p++) {
-		r = tlbgen_try_to_unmap_one(sys, 0, u, mm, PG(p), TLBGEN_TTU_BATCH_FLUSH, pf);
-		if (r < 0)
-			return -1;
-		if (drive && r == 0)
-			tlbgen_run_until_idle(sys);
-		rc_work(work_ns);
-		/* a dirty folio is flushed before pageout() queues its IO */
-		r = tlbgen_try_to_unmap_flush_dirty(sys, 0, u);
-		if (r < 0)
-			return -1;
-		if (drive && r)
-			tlbgen_run_until_idle(sys);
-		if ((p + 1) % RECLAIM_BATCH == 0 || p + 1 == pages) {
-			if (tlbgen_try_to_unmap_flush(sys, 0, u) < 0)
-				return -1;
-			if (drive)
-				tlbgen_run_until_idle(sys);
+		if (i == 3 || o.narch == 3) {
+			fprintf(stderr, "tlbgen-bench reclaim: %s: '%s' is not a list of x86, arm64, "
+				"riscv\n", opt, arg);
+			return -EINVAL;
 		}
+		o.arch[o.narch++] = (unsigned int)i;
+		s += l + (s[l] == ',');
+	}
+	return o.narch ? 0 : (fprintf(stderr, "tlbgen-bench reclaim: %s: empty\n", opt), -EINVAL);
+}
+
+static int opt_state(const char *opt, const char *arg)
+{
+	if (!strcmp(arg, "sleep") || !strcmp(arg, "busy")) {
+		o.states[0] = !strcmp(arg, "busy") ? RC_BUSY : RC_SLEEP;
+		o.nstates = 1;
+	} else if (!strcmp(arg, "both")) {
+		o.states[0] = RC_SLEEP, o.states[1] = RC_BUSY, o.nstates = 2;
+	} else {
+		fprintf(stderr, "tlbgen-bench reclaim: %s: '%s' is not one of sleep, busy, both\n",
+			opt, arg);
+		return -EINVAL;
 	}
 	return 0;
 }
 
-static void rc_stepped(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
-		       bool batched, struct rc_counts *out)
-{
-	struct tlbgen_system *sys = rc_system(c, k + 1, TLBGEN_MODE_STEPPED, arch, batched);
-	struct tlbgen_mm *mm = NULL;
-	struct tlbgen_unmap_batch *u = NULL;
-	uint64_t st[TLBGEN_STAT_NR];
-
-	memset(out, 0, sizeof(*out));
-	out->err = 1;
-	if (!sys)
-		return;
-	if (tlbgen_mm__create(sys, c->pages, &mm) || tlbgen_unmap_batch__create(sys, &u))
-		goto out;
-	for (unsigned int cpu = 0; cpu <= k; cpu++)
-		if (tlbgen_switch_mm(sys, cpu, mm))
-			goto out;
-	for (unsigned int cpu = 1; cpu <= k; cpu++)
-		if (state == RC_SLEEP && tlbgen_enter_lazy_tlb(sys, cpu))
-			goto out;
-	tlbgen_stats__reset(sys);
-	for (unsigned int r = 0; r < c->rounds; r++) {
-		if (rc_round(sys, mm, u, c->pages, c->dirty, true, 0))
-			goto out;
-		/* busy threads use the memory too (their TLBs must be flushed) */
-		if (state == RC_BUSY)
-			for (unsigned int cpu = 1; cpu <= k; cpu++)
-				for (unsigned long p = 0; p < c->pages; p += 8)
-					tlbgen_access(sys, cpu, PG(p));
-	}
-	tlbgen_stats__cpu(sys, 0, st, TLBGEN_STAT_NR);
-	out->flushes = st[TLBGEN_STAT_FLUSH_INITIATED];
-	tlbgen_stats__system(sys, st, TLBGEN_STAT_NR);
-	out->ipis = st[TLBGEN_STAT_IPI_SENT];
-	out->remote = st[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
-	out->tlbi = st[TLBGEN_STAT_TLBI];
-	out->dsb = st[TLBGEN_STAT_DSB];
-	out->violations = tlbgen_oracle__violations(sys);
-	out->err = 0;
-out:
-	if (u)
-		tlbgen_unmap_batch__destroy(u);
-	tlbgen_system__destroy(sys);	/* frees the mm too */
-}
-
-/* ---- threaded mode --------------------------------------------------------- */
-
-struct rc_thr {
-	struct tlbgen_mm *mm;
-	atomic_int *ready;
-	int state;
+static const struct bench_opt reclaim_opts[] = {
+	{ .name = "pages", .arg = "N", .type = BOPT_U64, .dst = &o.pages, .min = 1,
+	  .max = 1UL << 20, .help = "pages paged out and refaulted per round (256 = 1 MiB)" },
+	{ .name = "rounds", .arg = "R", .type = BOPT_UINT, .dst = &o.rounds, .min = 1,
+	  .max = 100000, .help = "rounds per run (4)" },
+	{ .name = "reps", .arg = "M", .type = BOPT_UINT, .dst = &o.reps, .min = 1, .max = 1000,
+	  .help = "threads: interleaved repetitions, the median reported (5)" },
+	{ .name = "arch", .arg = "LIST", .type = BOPT_FN, .fn = opt_arch,
+	  .help = "batch_arch values: x86,arm64,riscv (all)" },
+	{ .name = "state", .arg = "S", .type = BOPT_FN, .fn = opt_state,
+	  .help = "the K threads: sleep (idle, lazy in the mm), busy (running it),\n"
+		  "or both (both)" },
+	{ .name = "dirty", .type = BOPT_FLAG, .dst = &o.dirty,
+	  .help = "dirty PTEs: flushed before pageout() queues the IO" },
+	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
+	{ .name = "work", .arg = "NS", .type = BOPT_U64, .dst = &o.work_ns, .min = 0,
+	  .max = 10000000, .help = "threads, virtual: the rest of reclaim per page (swap\n"
+				   "IO...), a busy wait or virtual time spent (0)" },
+	BENCH_OPT_END,
 };
 
-/*
- * A thread of the mm on a spawned, pinned CPU. sleep: load the mm, go idle
- * (enter_lazy_tlb) and return to the runtime's idle loop, which sleeps until
- * an IPI wakes it, as the seed's sleep(1) threads do. busy: keep running the
- * mm, taking IPIs at each poll.
- */
-static int rc_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
-{
-	struct rc_thr *t = arg;
+/* Results ------------------------------------------------------------------ */
 
-	if (tlbgen_switch_mm(sys, cpu, t->mm) ||
-	    (t->state == RC_SLEEP && tlbgen_enter_lazy_tlb(sys, cpu)))
-		return -1;
-	atomic_fetch_add(t->ready, 1);
-	if (t->state == RC_SLEEP)
-		return 0;
-	while (!tlbgen_cpu__should_stop(sys, cpu)) {
-		tlbgen_poll(sys, cpu);
-		sched_yield();
-	}
-	return 0;
+static json_t *params(unsigned int mode, const char *policy, int state, unsigned int k,
+		      unsigned int arch, int b)
+{
+	return json_pack("{s:s,s:s,s:i,s:s,s:s,s:s}", "mode", bench_mode_name(mode), "state",
+			 state_name[state], "threads", (int)k, "arch", arch_name[arch], "variant",
+			 b ? "batched" : "none", "policy", policy);
 }
 
-/* ns per paged-out page, or a negative value on error. */
-static double rc_threaded(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
-			  bool batched)
+static double get(const char *name, json_t *pa)
 {
-	struct tlbgen_system *sys = rc_system(c, k + 1, TLBGEN_MODE_THREADED, arch, batched);
-	struct tlbgen_mm *mm = NULL;
-	struct tlbgen_unmap_batch *u = NULL;
-	atomic_int ready = 0;
-	struct rc_thr thr;
-	unsigned int started = 0;
-	double ns = -1;
-	uint64_t t0;
-	int ret;
+	double v = 0;
 
-	if (!sys)
-		return -1;
-	if (tlbgen_mm__create(sys, c->pages, &mm) || tlbgen_unmap_batch__create(sys, &u))
-		goto out;
-	thr = (struct rc_thr){ mm, &ready, state };
-	for (unsigned int i = 1; i <= k; i++, started++)
-		if (tlbgen_cpu__spawn(sys, i, rc_thread, &thr))
-			goto join;
-	while ((unsigned int)atomic_load(&ready) < k)
-		sched_yield();
-	if (tlbgen_cpu__attach(sys, 0))
-		goto join;
-	if (!tlbgen_switch_mm(sys, 0, mm)) {
-		t0 = bench_now_ns();
-		ns = (double)c->rounds * (double)c->pages;
-		for (unsigned int r = 0; r < c->rounds && ns > 0; r++)
-			if (rc_round(sys, mm, u, c->pages, c->dirty, false, c->work_ns))
-				ns = -1;
-		if (ns > 0)
-			ns = (double)(bench_now_ns() - t0) / ns;
-		tlbgen_switch_mm(sys, 0, NULL);
-	}
-	tlbgen_cpu__detach(sys, 0);
-join:
-	for (unsigned int i = 1; i <= started; i++)
-		if (tlbgen_cpu__join(sys, i, &ret) || ret)
-			ns = -1;
-out:
-	if (u)
-		tlbgen_unmap_batch__destroy(u);
-	tlbgen_system__destroy(sys);
-	return ns;
+	return bench_metric_get(name, pa, &v) ? v : 0;
 }
 
-/* Say which arches the profile's kernel does not batch for (their "batched" rows). */
-static void rc_note_unbatched(const struct rc_cfg *c)
+static double meta(const char *key)
 {
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
-		    .profile = c->profile);
+	return json_number_value(bench_meta_param_get(key));
+}
+
+/* One row's stepped counts per page. */
+static void record_counts(json_t *pa, const struct rc_counts *k, double per)
+{
+	bench_metric("flushes_per_page", "flushes/page", "lower", pa, k->flushes / per);
+	bench_metric("ipis_per_page", "IPIs/page", "lower", pa, k->ipis / per);
+	bench_metric("remote_flushes_per_page", "flush callbacks/page", "lower", pa,
+		     k->remote / per);
+	bench_metric("tlbi_per_page", "TLBI/page", "lower", pa, k->tlbi / per);
+	bench_metric("dsb_per_page", "DSB/page", "lower", pa, k->dsb / per);
+	bench_metric("violations", "violations", "lower", pa, (double)k->violations);
+}
+
+/* One row's times: the reps, their median, and for "batched" the time saved
+ * against the same arch's "none" (recorded just before). */
+static void record_times(json_t *pa, json_t *none, const double *ns, unsigned int reps)
+{
+	double mn, med, mx, base;
+
+	bench_metric_samples("ns_per_page", "ns/page", "lower", pa, ns, reps);
+	bench_min_med_max(ns, reps, &mn, &med, &mx);
+	bench_metric("median_ns_per_page", "ns/page", "lower", pa, med);
+	if (none && bench_metric_get("median_ns_per_page", none, &base) && base > 0)
+		bench_metric("saved_pct", "%", "higher", pa, 100.0 * (1.0 - med / base));
+}
+
+/* One line of the table, from results.json: the counts of `counts` mode
+ * (stepped or virtual), the times of `times` (threads or virtual); 0: none. */
+static void print_row(const char *policy, int state, unsigned int k, unsigned int arch, int b,
+		      unsigned int counts, unsigned int times)
+{
+	json_t *pc = params(counts, policy, state, k, arch, b);
+	json_t *pt = params(times, policy, state, k, arch, b);
+	char ns[16] = "-", saved[16] = "-";
+	double v;
+
+	if (times) {
+		snprintf(ns, sizeof(ns), "%.0f", get("median_ns_per_page", pt));
+		if (bench_metric_get("saved_pct", pt, &v))
+			snprintf(saved, sizeof(saved), "%.0f%%", v);
+	}
+	printf("%-8s %-5s %3u %-5s %-7s ", policy, state_name[state], k, arch_name[arch],
+	       b ? "batched" : "none");
+	if (counts)
+		printf("%8.3f %8.3f %8.3f %7.3f %7.3f %5.0f", get("flushes_per_page", pc),
+		       get("ipis_per_page", pc), get("remote_flushes_per_page", pc),
+		       get("tlbi_per_page", pc), get("dsb_per_page", pc), get("violations", pc));
+	else
+		printf("%8s %8s %8s %7s %7s %5s", "-", "-", "-", "-", "-", "-");
+	printf(" %10s %7s\n", ns, saved);
+	json_decref(pc);
+	json_decref(pt);
+}
+
+static void print_head(void)
+{
+	printf("%-8s %-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "policy", "state",
+	       "K", "arch", "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg",
+	       "viol", "ns/pg", "saved");
+}
+
+/* Say which arches a profile's kernel does not batch for (their "batched" rows). */
+static void note_unbatched(const char *profile, const char *label)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = profile);
 	struct tlbgen_system *sys;
 
-	if (tlbgen_system__create(&o, &sys))
+	if (tlbgen_system__create(&so, &sys))
 		return;
-	for (unsigned int a = 0; a < c->narch; a++) {
+	for (unsigned int a = 0; a < o.narch; a++) {
 		char key[32];
 		const char *v;
 
-		snprintf(key, sizeof(key), "%s_batched_unmap", c->arch[a]);
+		snprintf(key, sizeof(key), "%s_batched_unmap", arch_name[o.arch[a]]);
 		v = tlbgen_system__get_choice(sys, key);
 		if (v && !strcmp(v, "off"))
-			printf("# %s: %s=off in profile %s (no ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH):"
-			       " its batched rows flush each page at once\n", c->arch[a], key,
-			       c->profile);
+			printf("# %s: %s=off in %s (no ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH): its "
+			       "batched rows flush each page at once\n", arch_name[o.arch[a]], key,
+			       label);
 	}
 	tlbgen_system__destroy(sys);
 }
 
-int bench_reclaim_main(int argc, char **argv)
+/* Run ---------------------------------------------------------------------- */
+
+/* The variants in table order: policy, state, K, arch, none/batched. */
+#define FOR_EACH_VARIANT(e, p, s, t, a, b)						\
+	for (unsigned int p = 0; p < (e)->npol; p++)					\
+		for (int s = 0; s < o.nstates; s++)					\
+			for (unsigned int t = 0; t < (e)->nthreads; t++)			\
+				for (unsigned int a = 0; a < o.narch; a++)		\
+					for (int b = 0; b < 2; b++)
+
+static struct rc_cfg cfg_of(const struct bench_env *e, unsigned int p)
 {
-	static const struct option lo[] = {
-		{ "threads", required_argument, NULL, 't' }, { "pages", required_argument, NULL, 'p' },
-		{ "rounds", required_argument, NULL, 'r' }, { "reps", required_argument, NULL, 'R' },
-		{ "mode", required_argument, NULL, 'm' }, { "arch", required_argument, NULL, 'a' },
-		{ "state", required_argument, NULL, 's' }, { "profile", required_argument, NULL, 'P' },
-		{ "dirty", no_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' },
-		{ "work", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct rc_cfg c = {
-		.threads = { 1, 4 }, .nthreads = 2, .arch = { "x86", "arm64", "riscv" }, .narch = 3,
-		.states = { RC_SLEEP, RC_BUSY }, .nstates = 2, .pages = 256, .rounds = 4,
-		.reps = 5, .stepped = true, .threaded = true, .profile = "latest",
-	};
-	unsigned int nv, row = 0;
-	double *samples;
-	int opt, n, rc = 0;
+	return (struct rc_cfg){ .pages = o.pages, .work_ns = o.work_ns, .rounds = o.rounds,
+				.dirty = o.dirty, .profile = e->pol[p].name,
+				.machine = &e->machine, .invlpgb = e->invlpgb,
+				.no_pcid = e->no_pcid };
+}
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 't':
-			n = parse_list(optarg, c.threads, MAX_LIST);
-			if (n <= 0) {
-				fprintf(stderr, "tlbgen-bench: --threads: '%s' is not a list of 1..64\n",
-					optarg);
-				goto bad;
-			}
-			c.nthreads = (unsigned int)n;
-			break;
-		case 'p':
-			if (bench_parse_ulong("--pages", optarg, 1, 1UL << 20, &c.pages))
-				goto bad;
-			break;
-		case 'r':
-			if (bench_parse_uint("--rounds", optarg, 1, 100000, &c.rounds))
-				goto bad;
-			break;
-		case 'R':
-			if (bench_parse_uint("--reps", optarg, 1, 1000, &c.reps))
-				goto bad;
-			break;
-		case 'm':
-			c.stepped = !strcmp(optarg, "stepped") || !strcmp(optarg, "both");
-			c.threaded = !strcmp(optarg, "threaded") || !strcmp(optarg, "both");
-			if (!c.stepped && !c.threaded)
-				goto bad;
-			break;
-		case 'a':
-			if (parse_arch(optarg, &c))
-				goto bad;
-			break;
-		case 's':
-			if (!strcmp(optarg, "sleep"))
-				c.states[0] = RC_SLEEP, c.nstates = 1;
-			else if (!strcmp(optarg, "busy"))
-				c.states[0] = RC_BUSY, c.nstates = 1;
-			else if (strcmp(optarg, "both"))
-				goto bad;
-			break;
-		case 'P':
-			c.profile = optarg;
-			break;
-		case 'd':
-			c.dirty = true;
-			break;
-		case 'w':
-			if (bench_parse_ulong("--work", optarg, 0, 10000000, &c.work_ns))
-				goto bad;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			goto bad;
+/* Threaded: every variant once per rep, so that drift hits all alike. */
+static double *run_threaded(const struct bench_env *e, size_t nv)
+{
+	double *ns = calloc(nv * o.reps, sizeof(double));
+
+	for (unsigned int rep = 0; ns && rep < o.reps; rep++) {
+		size_t v = 0;
+
+		FOR_EACH_VARIANT(e, p, s, t, a, b) {
+			struct rc_cfg c = cfg_of(e, p);
+
+			ns[v++ * o.reps + rep] = rc_threaded(&c, o.states[s], e->threads[t],
+							    arch_name[o.arch[a]], b);
 		}
 	}
-	if (optind != argc)
-		goto bad;
+	return ns;
+}
 
-	tlbgen_set_print(NULL);
-	{	/* an unknown profile: say so once, with the valid names */
-		struct tlbgen_system *probe = rc_system(&c, 1, TLBGEN_MODE_STEPPED, "x86", true);
+/* Virtual time: every variant once, each its counts and its time. */
+static int run_virtual(struct bench_env *e, double per)
+{
+	int rc = 0;
 
-		if (!probe) {
-			fprintf(stderr, "reclaim: unknown profile '%s'\n", c.profile);
-			goto bad;
+	printf("# virtual time on %s: the same counts, and ns of virtual time per page of the\n"
+	       "# reclaimer (one run; the sleepers idle lazily, the busy threads run the mm)\n",
+	       e->machine.name);
+	print_head();
+	FOR_EACH_VARIANT(e, p, s, t, a, b) {
+		const char *pol = e->pol[p].label;
+		json_t *pa = params(BENCH_M_VIRTUAL, pol, o.states[s], e->threads[t], o.arch[a], b);
+		json_t *none = b ? params(BENCH_M_VIRTUAL, pol, o.states[s], e->threads[t],
+					  o.arch[a], 0) : NULL;
+		struct rc_cfg c = cfg_of(e, p);
+		struct rc_counts k;
+		double ns = rc_virtual(&c, o.states[s], e->threads[t], arch_name[o.arch[a]], b, &k);
+
+		if (k.err || k.violations || ns < 0)
+			rc = 1;
+		if (!k.err) {
+			record_counts(pa, &k, per);
+			record_times(pa, none, &ns, 1);
 		}
-		tlbgen_system__destroy(probe);
+		json_decref(pa);
+		json_decref(none);
+		print_row(pol, o.states[s], e->threads[t], o.arch[a], b, BENCH_M_VIRTUAL,
+			  BENCH_M_VIRTUAL);
 	}
+	return rc;
+}
 
-	nv = (unsigned int)c.nstates * c.nthreads * c.narch * 2;
-	samples = calloc((size_t)nv * c.reps, sizeof(double));
-	if (!samples)
+/* Stepped and threads: one table, the counts and the times side by side. */
+static int run_real(struct bench_env *e, double per, bool stepped, bool threaded)
+{
+	double *ns = NULL;
+	size_t nv = (size_t)e->npol * (size_t)o.nstates * e->nthreads * o.narch * 2, v = 0;
+	int rc = 0;
+
+	if (threaded && !(ns = run_threaded(e, nv)))
 		return 1;
-	if (c.threaded) {
-		/* Interleaved: every variant once per rep, so drift hits all alike. */
-		for (unsigned int rep = 0; rep < c.reps; rep++) {
-			unsigned int v = 0;
+	print_head();
+	FOR_EACH_VARIANT(e, p, s, t, a, b) {
+		const char *pol = e->pol[p].label;
+		json_t *pc = params(BENCH_M_STEPPED, pol, o.states[s], e->threads[t], o.arch[a], b);
+		json_t *pt = params(BENCH_M_THREADS, pol, o.states[s], e->threads[t], o.arch[a], b);
+		json_t *none = b ? params(BENCH_M_THREADS, pol, o.states[s], e->threads[t],
+					  o.arch[a], 0) : NULL;
 
-			for (int s = 0; s < c.nstates; s++)
-				for (unsigned int t = 0; t < c.nthreads; t++)
-					for (unsigned int a = 0; a < c.narch; a++)
-						for (int b = 0; b < 2; b++, v++)
-							samples[(size_t)v * c.reps + rep] =
-								rc_threaded(&c, c.states[s], c.threads[t],
-									    c.arch[a], b);
+		if (stepped) {
+			struct rc_cfg c = cfg_of(e, p);
+			struct rc_counts k;
+
+			rc_stepped(&c, o.states[s], e->threads[t], arch_name[o.arch[a]], b, &k);
+			if (k.err || k.violations)
+				rc = 1;
+			if (!k.err)
+				record_counts(pc, &k, per);
 		}
+		if (threaded) {
+			for (unsigned int r = 0; r < o.reps; r++)
+				if (ns[v * o.reps + r] < 0)
+					rc = 1;
+			record_times(pt, none, &ns[v * o.reps], o.reps);
+		}
+		v++;
+		json_decref(pc);
+		json_decref(pt);
+		json_decref(none);
+		print_row(pol, o.states[s], e->threads[t], o.arch[a], b,
+			  stepped ? BENCH_M_STEPPED : 0, threaded ? BENCH_M_THREADS : 0);
 	}
+	free(ns);
+	return rc;
+}
 
-	printf("# reclaim (seed 002): MADV_PAGEOUT of %lu pages + refault, %u rounds, profile %s%s,\n"
-	       "# other reclaim work %lu ns/page (threaded);\n"
+/* The plot (pageout.svg), from results.json: a panel per mode and state
+ * of the K threads, a series per policy, arch and variant over K: ns per
+ * page where timed (threads, virtual), IPIs per page stepped. */
+static int plot(const struct bench_env *e, unsigned int modes)
+{
+	static const unsigned int mode[] = { BENCH_M_STEPPED, BENCH_M_THREADS, BENCH_M_VIRTUAL };
+	char t[200];
+	struct bench_plot *p = bench_plot_new("pageout", "seed 002: MADV_PAGEOUT reclaim, "
+					      "unbatched (none) against batched unmap", "K");
+	int ret;
+
+	if (!p)
+		return 1;
+	for (size_t m = 0; m < 3; m++)
+		for (int s = 0; (modes & mode[m]) && s < o.nstates; s++) {
+			bool counts = mode[m] == BENCH_M_STEPPED;
+			int pn, series = 0;
+
+			snprintf(t, sizeof(t), "%s, K threads %s: %s", bench_mode_name(mode[m]),
+				 o.states[s] == RC_SLEEP ? "asleep (lazy)" : "running the mm",
+				 counts ? "IPIs per page" : mode[m] == BENCH_M_VIRTUAL ?
+				 "ns of virtual time per page" : "median ns per page");
+			pn = bench_plot_panel(p, t, counts ? "IPIs/page" : "ns/page",
+					      BENCH_PLOT_FROM_ZERO);
+			for (unsigned int q = 0; q < e->npol; q++)
+				for (unsigned int a = 0; a < o.narch; a++)
+					for (int b = 0; b < 2; b++, series++) {
+						snprintf(t, sizeof(t), "%s%s%s %s", e->npol > 1 ?
+							 e->pol[q].label : "", e->npol > 1 ? " " : "",
+							 arch_name[o.arch[a]], b ? "batched" : "none");
+						bench_plot_series(p, pn, t, (unsigned int)series);
+						for (unsigned int k = 0; k < e->nthreads; k++) {
+							json_t *pa = params(mode[m], e->pol[q].label,
+									    o.states[s], e->threads[k],
+									    o.arch[a], b);
+
+							bench_plot_point(p, pn, series, e->threads[k],
+									 get(counts ? "ipis_per_page" :
+									     "median_ns_per_page", pa),
+									 NAN, NAN);
+							json_decref(pa);
+						}
+					}
+		}
+	ret = bench_plot_draw(p, NULL, NULL, 0);
+	bench_plot_free(p);
+	return ret;
+}
+
+static int reclaim_run(struct bench_env *e)
+{
+	static const char *const defs[] = { "latest", NULL };
+	unsigned int modes = bench_modes(e), cpus;
+	bool stepped = modes & BENCH_M_STEPPED, threaded = modes & BENCH_M_THREADS;
+	double per = (double)o.rounds * (double)o.pages;
+	int rc = 0;
+
+	if (!modes || bench_env_policies(e, defs))
+		return 2;
+	if (e->shapes) {
+		fprintf(stderr, "tlbgen-bench reclaim: --shape: the K threads are threads of the "
+			"reclaimer's process, one mm (no shape to choose)\n");
+		return 2;
+	}
+	if (e->machine_spec && !(modes & BENCH_M_VIRTUAL)) {
+		fprintf(stderr, "tlbgen-bench reclaim: --machine is a model for --mode virtual "
+			"(stepped counts; threads run on this host)\n");
+		return 2;
+	}
+	if ((modes & BENCH_M_VIRTUAL) && bench_env_machine(e, "skylake-56"))
+		return 2;
+	cpus = modes & BENCH_M_VIRTUAL ? bench_machine_cpus(&e->machine) - 1 : MAX_K;
+	if (!e->nthreads)
+		e->threads[0] = 1, e->threads[1] = 4, e->nthreads = 2;
+	for (unsigned int t = 0; t < e->nthreads; t++)
+		if (e->threads[t] > MAX_K || e->threads[t] > cpus) {
+			fprintf(stderr, "tlbgen-bench reclaim: --threads %u: at most %u threads "
+				"besides the reclaimer%s\n", e->threads[t], cpus < MAX_K ? cpus : MAX_K,
+				cpus < MAX_K ? " on this machine model" : "");
+			return 2;
+		}
+	bench_meta_param("pages", json_integer((json_int_t)o.pages));
+	bench_meta_param("invlpgb", json_boolean(e->invlpgb));
+	bench_meta_param("no_pcid", json_boolean(e->no_pcid));
+	if (modes & BENCH_M_VIRTUAL) {
+		char desc[512];
+
+		tlbgen_machine_describe(&e->machine, desc, sizeof(desc));
+		bench_meta_param("machine", json_string(desc));
+	}
+	bench_meta_param("rounds", json_integer(o.rounds));
+	bench_meta_param("reps", json_integer(o.reps));
+	bench_meta_param("dirty", json_boolean(o.dirty));
+	bench_meta_param("work_ns", json_integer((json_int_t)o.work_ns));
+	/* The header from meta.json, as every figure from results.json. */
+	printf("# reclaim (seed 002): MADV_PAGEOUT of %.0f pages + refault, %.0f rounds%s,\n"
+	       "# other reclaim work %.0f ns/page (threads, virtual);\n"
 	       "# K threads of the mm on other CPUs (sleep: idle, lazy in the mm; busy: running it).\n"
 	       "# per page: flushes the reclaimer initiated, IPIs, flush callbacks on other CPUs,\n"
-	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %u interleaved reps\n"
-	       "# (threaded, oracle off); saved = time saved vs the same arch unbatched.\n",
-	       c.pages, c.rounds, c.profile, c.dirty ? ", dirty PTEs" : "", c.work_ns, c.reps);
-	rc_note_unbatched(&c);
-	printf("%-5s %3s %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n", "state", "K", "arch",
-	       "variant", "flush/pg", "ipi/pg", "rflush/pg", "tlbi/pg", "dsb/pg", "viol",
-	       "ns/pg", "saved");
-	for (int s = 0; s < c.nstates; s++) {
-		for (unsigned int t = 0; t < c.nthreads; t++) {
-			for (unsigned int a = 0; a < c.narch; a++) {
-				double med[2] = { 0, 0 };
-
-				for (int b = 0; b < 2; b++, row++) {
-					struct rc_counts k = { 0 };
-					double per = (double)c.rounds * (double)c.pages, mn, mx;
-					char ns[16] = "-", saved[16] = "-";
-
-					if (c.stepped) {
-						rc_stepped(&c, c.states[s], c.threads[t], c.arch[a], b, &k);
-						if (k.err || k.violations)
-							rc = 1;
-					}
-					if (c.threaded) {
-						bench_min_med_max(&samples[(size_t)row * c.reps], c.reps,
-								  &mn, &med[b], &mx);
-						if (mn < 0)
-							rc = 1;
-						snprintf(ns, sizeof(ns), "%.0f", med[b]);
-						if (b && med[0] > 0)
-							snprintf(saved, sizeof(saved), "%.0f%%",
-								 100.0 * (1.0 - med[1] / med[0]));
-					}
-					if (c.stepped)
-						printf("%-5s %3u %-5s %-7s %8.3f %8.3f %8.3f %7.3f %7.3f %5ld %10s %7s\n",
-						       state_name[c.states[s]], c.threads[t], c.arch[a],
-						       b ? "batched" : "none", k.flushes / per, k.ipis / per,
-						       k.remote / per, k.tlbi / per, k.dsb / per,
-						       k.violations, ns, saved);
-					else
-						printf("%-5s %3u %-5s %-7s %8s %8s %8s %7s %7s %5s %10s %7s\n",
-						       state_name[c.states[s]], c.threads[t], c.arch[a],
-						       b ? "batched" : "none", "-", "-", "-", "-", "-", "-",
-						       ns, saved);
-					rc_record(&c, s, t, a, b, &k, &samples[(size_t)row * c.reps]);
-				}
-			}
-		}
-	}
-	free(samples);
+	       "# arm64 TLBI/DSB, oracle violations (stepped); ns median of %.0f interleaved reps\n"
+	       "# (threads, oracle off); saved = time saved vs the same arch unbatched.\n",
+	       meta("pages"), meta("rounds"),
+	       json_is_true(bench_meta_param_get("dirty")) ? ", dirty PTEs" : "", meta("work_ns"),
+	       meta("reps"));
+	for (unsigned int p = 0; p < e->npol; p++)
+		note_unbatched(e->pol[p].name, e->pol[p].label);
+	if (stepped || threaded)
+		rc |= run_real(e, per, stepped, threaded);
+	if (modes & BENCH_M_VIRTUAL)
+		rc |= run_virtual(e, per);
+	if (!o.no_plot)
+		rc |= plot(e, modes);
 	return rc;
-bad:
-	usage(stderr);
-	return 2;
 }
+
+const struct bench bench_reclaim = {
+	.name = "reclaim",
+	.summary = "seed 002: MADV_PAGEOUT reclaim, batched vs unbatched unmap on x86/arm64/riscv",
+	.help = "Seed 002: MADV_PAGEOUT of --pages then refault, --rounds rounds, with K\n"
+		"threads of the mm on other CPUs (-t: K, default 1,4), asleep (lazy) or\n"
+		"busy; per batch_arch, unbatched (none) against batched unmap. stepped:\n"
+		"flushes, IPIs, remote flush callbacks, TLBI and DSB per page, the oracle\n"
+		"on; threads: ns per page (median of --reps interleaved repetitions) and\n"
+		"the time batching saved; virtual: the counts and ns of virtual time per\n"
+		"page on --machine (skylake-56), the reclaim through tlbgen_wl__pageout().\n"
+		"-p: any number of policies (default latest).\n"
+		"Exit 1 on an oracle violation or a failed run.\n",
+	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_MACHINE | BENCH_O_THREADS | BENCH_O_JSON,
+	.modes = BENCH_M_STEPPED | BENCH_M_THREADS | BENCH_M_VIRTUAL,
+	.default_modes = BENCH_M_STEPPED | BENCH_M_THREADS,
+	.modes_why = "the K threads are threads of the reclaimer's process: they share its mm, "
+		     "there is no mm per task to give them",
+	.opts = reclaim_opts,
+	.run = reclaim_run,
+};

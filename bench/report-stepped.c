@@ -5,17 +5,20 @@
  * account, recorded into results.json and printed from there.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "cell.h"
 #include "env.h"
+#include "plot.h"
 #include "pool.h"
 #include "report-stepped.h"
 #include "results.h"
 #include "run-stepped.h"
 #include "run-virtual.h"
+#include "threaded-opts.h"
 
 struct sweep {
 	const struct bench_env *e;
@@ -100,6 +103,55 @@ static void print_row(json_t *pa, unsigned int threads, const char *label)
 	       get("violations", pa), get("warns", pa));
 }
 
+/* The sweep's plot, from results.json: the MESI account per policy and
+ * task count (every shared line's transfers per flush, the tlb_gen line's),
+ * and IPIs per op. */
+static int plot(const struct bench_env *e, const char *workload, const struct bench_ops *ops,
+		bool processes)
+{
+	static const struct {
+		const char *metric, *title, *ylabel;
+	} panels[] = {
+		{ "transfers_per_flush", "MESI: cacheline transfers per flush, every shared line",
+		  "transfers/flush" },
+		{ "transfers_per_flush_tlb_gen", "MESI: transfers per flush of the mm's tlb_gen line",
+		  "transfers/flush" },
+		{ "ipis_per_op", "IPIs sent per op", "IPIs/op" },
+	};
+	char title[512], name[64];
+	struct bench_plot *pl;
+	int ret;
+
+	snprintf(title, sizeof(title), "%s (%s) in stepped mode, %s: %llu ops per cell, seed %llu",
+		 workload, ops->desc ? ops->desc : workload, processes ? "processes" : "threads",
+		 (unsigned long long)(e->ops ? e->ops : 20000), (unsigned long long)e->seed);
+	snprintf(name, sizeof(name), "stepped-%s", processes ? "processes" : "threads");
+	pl = bench_plot_new(name, title, "threads");
+	if (!pl)
+		return 1;
+	for (size_t i = 0; i < sizeof(panels) / sizeof(panels[0]); i++) {
+		int pn = bench_plot_panel(pl, panels[i].title, panels[i].ylabel,
+					  BENCH_PLOT_FROM_ZERO);
+
+		for (unsigned int k = 0; k < e->npol; k++) {
+			int sr = bench_plot_series(pl, pn, e->pol[k].label, k);
+
+			for (unsigned int t = 0; t < e->nthreads; t++) {
+				json_t *pa = params(workload, processes, e->threads[t],
+						    e->pol[k].label);
+				double v = NAN;
+
+				bench_metric_get(panels[i].metric, pa, &v);
+				bench_plot_point(pl, pn, sr, e->threads[t], v, NAN, NAN);
+				json_decref(pa);
+			}
+		}
+	}
+	ret = bench_plot_draw(pl, NULL, NULL, 0);
+	bench_plot_free(pl);
+	return ret;
+}
+
 int bench_stable_run(struct bench_env *e, const char *workload, const struct bench_ops *ops,
 		     bool processes)
 {
@@ -136,5 +188,7 @@ int bench_stable_run(struct bench_env *e, const char *workload, const struct ben
 		json_decref(pa);
 	}
 	free(s.cells);
+	if (!bench_threaded_cfg.no_plot)
+		bad |= plot(e, workload, ops, processes);
 	return bad;
 }

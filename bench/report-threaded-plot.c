@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * bench/report-threaded-plot.c - a threaded run's plot: ops/s per policy and
- * task count, and the change against the first policy (gnuplot, SVG).
+ * bench/report-threaded-plot.c - a threaded run's plot (bench/plot.c), from
+ * results.json: ops/s per policy and task count; the change against the
+ * first policy when there is more than one; the MESI account when it ran.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "plot.h"
 #include "results.h"
 #include "report-threaded-plot.h"
 
@@ -24,6 +23,7 @@ static void cell_fig(struct cmp *c, int m, unsigned int t, unsigned int p, doubl
 	double v[MAX_ROUNDS];
 	size_t n = bench_metric_samples_get("ops_per_sec", pa, v, MAX_ROUNDS);
 
+	*mean = *chg = *lo = *hi = NAN;
 	bench_metric_get("ops_per_sec", pa, mean);
 	*min = *max = n ? v[0] : NAN;
 	for (size_t i = 1; i < n; i++) {
@@ -34,45 +34,6 @@ static void cell_fig(struct cmp *c, int m, unsigned int t, unsigned int p, doubl
 	bench_metric_get("change_ci95_low_pct", pa, lo);
 	bench_metric_get("change_ci95_high_pct", pa, hi);
 	json_decref(pa);
-}
-
-static bool have_gnuplot(void)
-{
-	return system("command -v gnuplot >/dev/null 2>&1") == 0;
-}
-
-/* A gnuplot double-quoted string: any label or path is safe in it. */
-static void gp_str(FILE *g, const char *s)
-{
-	fputc('"', g);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', g);
-		if (*s == '\n')
-			fputs("\\n", g);
-		else
-			fputc(*s, g);
-	}
-	fputc('"', g);
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
-	char buf[65536];
-	size_t n;
-	int err = 0;
-
-	if (!in || !out)
-		err = -errno;
-	while (!err && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			err = -EIO;
-	if (in)
-		fclose(in);
-	if (out && fclose(out) && !err)
-		err = -EIO;
-	return err;
 }
 
 /* The plot's caption: what ran where. */
@@ -91,149 +52,75 @@ static void caption(char *buf, size_t len)
 		 u.machine, sysconf(_SC_NPROCESSORS_ONLN), bench_version(), date);
 }
 
-/* The gnuplot script: absolute ops/s (log axis when the range is wide) with
- * min..max bars, and below it the change against the baseline policy with
- * its 95% confidence interval. */
-static void plot_script(struct cmp *c, FILE *g, const char *svg_tmp)
+/* The MESI account's panel: transfers per flush per policy, at its CPUs. */
+static void mesi_panel(struct cmp *c, struct bench_plot *pl)
 {
-	double lo = INFINITY, hi = 0;
-	char cap[1024];
-	bool first = true;
+	char t[256];
+	int pn;
 
-	for (int m = 0; m < 2; m++)
-		for (unsigned int t = 0; c->modes[m] && t < c->ntasks; t++)
-			for (unsigned int p = 0; p < c->npol; p++) {
-				double mean, mn, mx, chg, cl, ch;
+	if (!c->nmesi)
+		return;
+	snprintf(t, sizeof(t), "MESI account (stepped, %u emulated CPUs): cacheline transfers "
+		 "per flush, every shared line", c->mesi_cpus);
+	pn = bench_plot_panel(pl, t, "transfers/flush", BENCH_PLOT_FROM_ZERO);
+	bench_plot_panel_xlabel(pl, pn, "emulated CPUs");
+	for (unsigned int p = 0; p < c->nmesi; p++) {
+		json_t *pa = json_pack("{s:s,s:s,s:s,s:i,s:I,s:I}", "workload", c->name, "account",
+				       "mesi", "policy", c->mesi_pol[p].label, "emulated_cpus",
+				       (int)c->mesi_cpus, "ops", (json_int_t)c->mesi_ops, "seed",
+				       (json_int_t)c->seed);
+		double v = NAN;
 
-				cell_fig(c, m, t, p, &mean, &mn, &mx, &chg, &cl, &ch);
-				lo = mn > 0 && mn < lo ? mn : lo;
-				hi = mx > hi ? mx : hi;
-			}
-	caption(cap, sizeof(cap));
-	fprintf(g, "set terminal svg size 900,900 dynamic enhanced font 'sans,12'\nset output ");
-	gp_str(g, svg_tmp);
-	fprintf(g, "\nset multiplot layout 2,1 title ");
-	{
-		char title[2048];
-
-		snprintf(title, sizeof(title), "%s (%s), %u rounds of %u ms\n%s", c->name,
-			 c->ops->desc, c->rounds, c->duration_ms, cap);
-		gp_str(g, title);
+		bench_metric_get("mesi_transfers_per_flush", pa, &v);
+		bench_plot_point(pl, pn, bench_plot_series(pl, pn, c->mesi_pol[p].label, 2 * c->npol + p),
+				 c->mesi_cpus, v, NAN, NAN);
+		json_decref(pa);
 	}
-	fprintf(g, " noenhanced\nset grid\nset key outside below center horizontal noenhanced\n"
-		"set xtics 1\n"
-		"set offsets graph 0.03, graph 0.03\nset xlabel 'tasks'\n");
-	/* Panel 1: absolute. */
-	fprintf(g, "set title 'ops/s: mean of the rounds, bars min..max%s'\n",
-		hi > 10 * lo ? ", log axis" : "");
-	if (hi > 10 * lo)
-		fprintf(g, "set logscale y\nset format y '%%.0s%%c'\n");
-	else
-		fprintf(g, "set yrange [0:*]\nset format y '%%.1s%%c'\n");
-	fprintf(g, "set ylabel 'ops/s'\nplot ");
-	for (int m = 0; m < 2; m++)
-		for (unsigned int p = 0; c->modes[m] && p < c->npol; p++) {
-			/* One line type per series, the same in both panels. */
-			fprintf(g, "%s'-' using 1:2:3:4 with yerrorlines lw 2 lt %u title ",
-				first ? "" : ", ", m * c->npol + p + 1);
-			{
-				char t[256];
-
-				snprintf(t, sizeof(t), "%s %s", c->pol[p].label, mode_name(m));
-				gp_str(g, t);
-			}
-			first = false;
-		}
-	fputc('\n', g);
-	for (int m = 0; m < 2; m++)
-		for (unsigned int p = 0; c->modes[m] && p < c->npol; p++) {
-			for (unsigned int t = 0; t < c->ntasks; t++) {
-				double mean, mn, mx, chg, cl, ch;
-
-				cell_fig(c, m, t, p, &mean, &mn, &mx, &chg, &cl, &ch);
-				fprintf(g, "%u %.1f %.1f %.1f\n", c->tasks[t], mean, mn, mx);
-			}
-			fprintf(g, "e\n");
-		}
-	/* Panel 2: relative to the baseline. */
-	fprintf(g, "unset logscale y\nset yrange [*:*]\nset format y '%%+.0f%%%%'\n"
-		"set ylabel 'change vs baseline'\nset title ");
-	{
-		char t[256];
-
-		snprintf(t, sizeof(t), "change of the mean vs %s, bars: 95%% CI (Welch)",
-			 c->pol[0].label);
-		gp_str(g, t);
-	}
-	fprintf(g, " noenhanced\nplot 0 with lines lc 'black' notitle");
-	for (int m = 0; m < 2; m++)
-		for (unsigned int p = 1; c->modes[m] && p < c->npol; p++) {
-			char t[256];
-
-			snprintf(t, sizeof(t), "%s %s", c->pol[p].label, mode_name(m));
-			fprintf(g, ", '-' using 1:2:3:4 with yerrorlines lw 2 lt %u title ",
-				m * c->npol + p + 1);
-			gp_str(g, t);
-		}
-	fputc('\n', g);
-	for (int m = 0; m < 2; m++)
-		for (unsigned int p = 1; c->modes[m] && p < c->npol; p++) {
-			for (unsigned int t = 0; t < c->ntasks; t++) {
-				double mean, mn, mx, chg, cl, ch;
-
-				cell_fig(c, m, t, p, &mean, &mn, &mx, &chg, &cl, &ch);
-				fprintf(g, "%u %.3f %.3f %.3f\n", c->tasks[t], chg, isnan(cl) ? chg : cl,
-					isnan(ch) ? chg : ch);
-			}
-			fprintf(g, "e\n");
-		}
-	fprintf(g, "unset multiplot\n");
 }
 
 int cmp_plot(struct cmp *c)
 {
-	char gp[64], svg[64], cmd[256];
-	int fd_gp, fd_svg, rc, ret = 0;
-	FILE *g;
+	char title[2048], cap[1024], t[256];
+	struct bench_plot *pl;
+	int abs_panel, chg_panel = -1, ret;
 
-	if (c->no_plot || !c->svg)
+	if (c->no_plot)
 		return 0;
-	if (!have_gnuplot()) {
-		printf("plot: skipped, gnuplot not found (Debian: apt-get install gnuplot-nox)\n");
-		return 0;
-	}
-	/* gnuplot sees only these names, of our making; the output name,
-	 * whatever its characters, is written by us. */
-	snprintf(gp, sizeof(gp), "/tmp/tlbgen-plot-XXXXXX");
-	snprintf(svg, sizeof(svg), "/tmp/tlbgen-svg-XXXXXX");
-	fd_gp = mkstemp(gp);
-	fd_svg = fd_gp >= 0 ? mkstemp(svg) : -1;
-	if (fd_gp < 0 || fd_svg < 0 || !(g = fdopen(fd_gp, "w"))) {
-		fprintf(stderr, "tlbgen-bench: plot: cannot create a temporary file: %s\n",
-			strerror(errno));
-		if (fd_gp >= 0) {
-			close(fd_gp);
-			unlink(gp);
-		}
+	caption(cap, sizeof(cap));
+	snprintf(title, sizeof(title), "%s (%s), %u rounds of %u ms\n%s", c->name, c->ops->desc,
+		 c->rounds, c->duration_ms, cap);
+	pl = bench_plot_new("throughput", title, "tasks");
+	if (!pl)
 		return 1;
+	abs_panel = bench_plot_panel(pl, "ops/s: mean of the rounds, bars min..max", "ops/s",
+				     BENCH_PLOT_LOG_IF_WIDE | BENCH_PLOT_FROM_ZERO);
+	if (c->npol > 1) {
+		snprintf(t, sizeof(t), "change of the mean vs %s, bars: 95%% CI (Welch)",
+			 c->pol[0].label);
+		chg_panel = bench_plot_panel(pl, t, "change vs baseline",
+					     BENCH_PLOT_PERCENT | BENCH_PLOT_ZERO_LINE);
 	}
-	close(fd_svg);
-	plot_script(c, g, svg);
-	fclose(g);
-	snprintf(cmd, sizeof(cmd), "gnuplot %s", gp);
-	rc = system(cmd);
-	if (rc != 0) {
-		fprintf(stderr, "tlbgen-bench: plot: gnuplot failed (status %d); no plot written\n",
-			rc);
-		ret = 1;
-	} else if ((rc = copy_file(svg, c->svg))) {
-		fprintf(stderr, "tlbgen-bench: plot: %s: %s\n", c->svg, strerror(-rc));
-		ret = 1;
-	} else {
-		snprintf(c->svg_written, sizeof(c->svg_written), "%s", c->svg);
-		printf("plot: %s\n", c->svg);
-	}
-	unlink(gp);
-	unlink(svg);
+	for (int m = 0; m < 2; m++)
+		for (unsigned int p = 0; c->modes[m] && p < c->npol; p++) {
+			/* One style per series, the same in both panels. */
+			unsigned int style = (unsigned int)m * c->npol + p;
+			int sa, sc = -1;
+
+			snprintf(t, sizeof(t), "%s %s", c->pol[p].label, mode_name(m));
+			sa = bench_plot_series(pl, abs_panel, t, style);
+			if (p > 0)
+				sc = bench_plot_series(pl, chg_panel, t, style);
+			for (unsigned int k = 0; k < c->ntasks; k++) {
+				double mean, mn, mx, chg, cl, ch;
+
+				cell_fig(c, m, k, p, &mean, &mn, &mx, &chg, &cl, &ch);
+				bench_plot_point(pl, abs_panel, sa, c->tasks[k], mean, mn, mx);
+				if (sc >= 0)
+					bench_plot_point(pl, chg_panel, sc, c->tasks[k], chg, cl, ch);
+			}
+		}
+	mesi_panel(c, pl);
+	ret = bench_plot_draw(pl, c->svg, c->svg_written, sizeof(c->svg_written));
+	bench_plot_free(pl);
 	return ret;
 }

@@ -14,11 +14,13 @@
 #include "cell.h"
 #include "common.h"
 #include "env.h"
+#include "plot.h"
 #include "report-virtual.h"
 #include "report-vtail.h"
 #include "report.h"
 #include "results.h"
 #include "run-virtual.h"
+#include "threaded-opts.h"
 
 static const char *col(const struct bench_env *e, const struct bench_vtable *t, unsigned int k)
 {
@@ -181,6 +183,66 @@ static void print_row(const struct bench_env *e, const struct bench_vtable *t,
 		json_decref(pa[k]);
 }
 
+/*
+ * The sweep's plot, from results.json: ops/s of virtual time per policy
+ * (and the seed's table, for a preset), and the change against the first
+ * policy, bars from the lowest to the highest seed's.
+ */
+static int plot(const struct bench_env *e, const struct bench_vtable *t, bool processes)
+{
+	char title[512], name[64], label[200];
+	struct bench_plot *pl;
+	int pa_abs, pa_chg = -1, ret;
+
+	snprintf(title, sizeof(title), "%s%s%s in virtual time on %s, %s\nmean over seeds of %u ms "
+		 "measured after %u ms", t->title ? t->title : t->workload,
+		 t->ops->desc ? ": " : "", t->ops->desc ? t->ops->desc : "", t->machine,
+		 processes ? "processes" : "threads", e->ms, e->warmup_ms);
+	snprintf(name, sizeof(name), "virtual-%s", processes ? "processes" : "threads");
+	pl = bench_plot_new(name, title, "threads");
+	if (!pl)
+		return 1;
+	pa_abs = bench_plot_panel(pl, "ops/s of virtual time", "ops/s",
+				  BENCH_PLOT_LOG_IF_WIDE | BENCH_PLOT_FROM_ZERO);
+	if (e->npol > 1) {
+		snprintf(label, sizeof(label), "change vs %s, bars: lowest..highest seed",
+			 col(e, t, 0));
+		pa_chg = bench_plot_panel(pl, label, "change", BENCH_PLOT_PERCENT |
+					  BENCH_PLOT_ZERO_LINE);
+	}
+	for (unsigned int k = 0; k < e->npol; k++) {
+		int s = bench_plot_series(pl, pa_abs, col(e, t, k), k), sr = -1, sc = -1;
+
+		if (t->ref) {
+			snprintf(label, sizeof(label), "%s (the seed's table)", col(e, t, k));
+			sr = bench_plot_series(pl, pa_abs, label, e->npol + k);
+		}
+		if (k)
+			sc = bench_plot_series(pl, pa_chg, col(e, t, k), k);
+		for (unsigned int i = 0; i < e->nthreads; i++) {
+			struct bench_vrow r = { .threads = e->threads[i], .processes = processes };
+			json_t *pa = params(e, t, &r, k);
+			double v = NAN, lo = NAN, hi = NAN;
+
+			bench_metric_get("ops_per_sec", pa, &v);
+			bench_plot_point(pl, pa_abs, s, r.threads, v, NAN, NAN);
+			v = NAN;
+			if (sr >= 0 && bench_metric_get("seed_ops_per_sec", pa, &v) && v > 0)
+				bench_plot_point(pl, pa_abs, sr, r.threads, v, NAN, NAN);
+			v = NAN;
+			if (sc >= 0 && bench_metric_get("change_pct", pa, &v)) {
+				bench_metric_get("change_lo_pct", pa, &lo);
+				bench_metric_get("change_hi_pct", pa, &hi);
+				bench_plot_point(pl, pa_chg, sc, r.threads, v, lo, hi);
+			}
+			json_decref(pa);
+		}
+	}
+	ret = bench_plot_draw(pl, NULL, NULL, 0);
+	bench_plot_free(pl);
+	return ret;
+}
+
 int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool processes)
 {
 	const struct bench_ops *ops = t->ops;
@@ -214,5 +276,7 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 		bench_vtable_speed(t, points, bench_now_ns() / 1e9 - t0);
 	}
 	free(rows);
+	if (!err && !bench_threaded_cfg.no_plot)
+		err = plot(e, t, processes) ? -EIO : 0;
 	return err ? 1 : 0;
 }

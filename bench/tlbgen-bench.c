@@ -134,12 +134,6 @@ static int run_command(const struct bench *cmd, int argc, char **argv, int full_
 
 	if (!cmd->tool && bench_results_begin(cmd->name, full_argc, full_argv, g->out, g->no_out))
 		return 2;
-	if (cmd->main) {	/* not yet on the one parser */
-		ret = cmd->main(argc, argv);
-		fflush(stdout);
-		err = cmd->tool ? 0 : bench_results_end(ret);
-		return err && !ret ? 1 : ret;
-	}
 	e->cmd = cmd;
 	e->commands = bench_commands;
 	ret = bench_opt_parse(cmd, argc, argv, &e->nargs, &e->given);

@@ -22,188 +22,182 @@
  * minimises their sum.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "common.h"
+#include "env.h"
+#include "plot.h"
 #include "results.h"
+#include "run.h"
+#include "tlbie-run.h"
 
-int bench_tlbie_main(int argc, char **argv);
+#define NOT_GIVEN	UINT64_MAX
 
-struct cfg {
-	unsigned long shm_pages, chunk_pages, ws_pages;
+/* Options ------------------------------------------------------------------ */
+
+static struct {
+	uint64_t shm_mb, chunk_kb, ws_pages, mixed, inv, full, refill;
 	unsigned int page_kb, iters, sets, ways;
-	bool chase_per_iter;
-	unsigned long mixed;		/* also munmap 1..mixed pages, one of each size */
-	struct tlbgen_cost_model cost;
+	bool chase_per_iter, no_plot;
 	const char *costs;
-	long ceilings[64];
+	long ceilings[MAX_CEILINGS];
 	unsigned int nr_ceilings;
-};
+} o = { .shm_mb = 256, .chunk_kb = 2048, .ws_pages = 512, .inv = NOT_GIVEN, .full = NOT_GIVEN,
+	.refill = NOT_GIVEN, .page_kb = 64, .iters = 4, .sets = 128, .ways = 8, .costs = "x86",
+	.ceilings = { 0, 8, 16, 24, 30, 31, 32, 33, 34, 40, 48, 51, 52, 64, 128, 256 },
+	.nr_ceilings = 16 };
 
-struct point {
-	int cmp;
-	long ceiling;
-	uint64_t flushes, ranged, full, ops;
-	uint64_t flush_cycles, refill_cycles, refills;
-	long violations;
-};
-
-static void usage(FILE *f)
+static int opt_ceilings(const char *opt, const char *arg)
 {
-	fprintf(f,
-		"usage: tlbgen-bench tlbie [options]\n"
-		"  seed 004: sweep the powerpc radix global ceiling and its comparison;\n"
-		"  print flush cost, refill cost and their sum; name the best ceiling.\n"
-		"  --shm-mb N          shared range attached/filled/detached per iteration (256)\n"
-		"  --page-kb N         page size one model page stands for (64: radix; 4)\n"
-		"  --chunk-kb N        flush granularity of shmdt (2048: PMD_SIZE)\n"
-		"  --ws-pages N        working set CPU 1 chases (512)\n"
-		"  --chase-per-iter    CPU 1 chases once per iteration, not after every flush\n"
-		"  --mixed N           each iteration also unmaps 1, 2, ..., N pages (one flush each)\n"
-		"  --iters N           iterations per point (4)\n"
-		"  --ceilings A,B,...  ceilings to sweep (0,8,16,24,30,31,32,33,34,40,48,51,52,64,128,256)\n"
-		"  --costs x86|seed004 default cycle figures (x86: INVLPG 260, CR3 96, walk 26;\n"
-		"                      seed004: tlbie va 2439, tlbie pid 2698, walk 26)\n"
-		"  --inv-cycles N --full-cycles N --refill-cycles N   override one figure\n"
-		"  --tlb-sets N --tlb-ways N   simulated TLB per CPU (128 x 8)\n");
-}
-
-static int parse_list(const char *s, struct cfg *c)
-{
+	const char *s = arg;
 	char *end;
 
-	c->nr_ceilings = 0;
-	while (*s && c->nr_ceilings < 64) {
-		long v = strtol(s, &end, 0);
+	o.nr_ceilings = 0;
+	while (*s) {
+		long v = strtol(s, &end, 10);
 
-		if (end == s || v < 0)
-			return -EINVAL;
-		c->ceilings[c->nr_ceilings++] = v;
+		if (end == s || v < 0 || *s == '-' || *s == '+' || o.nr_ceilings == MAX_CEILINGS ||
+		    (*end && *end != ','))
+			goto bad;
+		o.ceilings[o.nr_ceilings++] = v;
 		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
 	}
-	return c->nr_ceilings ? 0 : -EINVAL;
+	if (o.nr_ceilings)
+		return 0;
+bad:
+	fprintf(stderr, "tlbgen-bench tlbie: %s: '%s' is not a list of ceilings (numbers >= 0, "
+		"comma-separated, at most %d)\n", opt, arg, MAX_CEILINGS);
+	return -EINVAL;
 }
 
-/* A cycle figure overriding the --costs default; *out stays -1 when not given. */
-static int parse_cycles(const char *opt, const char *arg, long *out)
+static int opt_costs(const char *opt, const char *arg)
 {
-	unsigned long v;
-	int err = bench_parse_ulong(opt, arg, 0, LONG_MAX, &v);
-
-	if (!err)
-		*out = (long)v;
-	return err;
+	if (strcmp(arg, "x86") && strcmp(arg, "seed004")) {
+		fprintf(stderr, "tlbgen-bench tlbie: %s: '%s' is not one of x86, seed004\n", opt,
+			arg);
+		return -EINVAL;
+	}
+	o.costs = arg;
+	return 0;
 }
 
-static int run_point(const struct cfg *c, int cmp, long ceiling, struct point *pt)
+static const struct bench_opt tlbie_opts[] = {
+	{ .name = "shm-mb", .arg = "N", .type = BOPT_U64, .dst = &o.shm_mb, .min = 1,
+	  .max = 1UL << 20, .help = "shared range attached/filled/detached per iteration (256)" },
+	{ .name = "page-kb", .arg = "N", .type = BOPT_UINT, .dst = &o.page_kb, .min = 1,
+	  .max = 1U << 20, .help = "page size one model page stands for, a power of two\n"
+				    "(64: radix; 4)" },
+	{ .name = "chunk-kb", .arg = "N", .type = BOPT_U64, .dst = &o.chunk_kb, .min = 1,
+	  .max = 1UL << 30, .help = "flush granularity of shmdt, >= --page-kb (2048: PMD_SIZE)" },
+	{ .name = "ws-pages", .arg = "N", .type = BOPT_U64, .dst = &o.ws_pages, .min = 1,
+	  .max = 1UL << 24, .help = "working set CPU 1 chases (512)" },
+	{ .name = "chase-per-iter", .type = BOPT_FLAG, .dst = &o.chase_per_iter,
+	  .help = "CPU 1 chases once per iteration, not after every flush" },
+	{ .name = "mixed", .arg = "N", .type = BOPT_U64, .dst = &o.mixed, .min = 0,
+	  .max = 100000, .help = "each iteration also unmaps 1, 2, ..., N pages (one flush each)" },
+	{ .name = "iters", .arg = "N", .type = BOPT_UINT, .dst = &o.iters, .min = 1,
+	  .max = 1000000, .help = "iterations per point (4)" },
+	{ .name = "ceilings", .arg = "A,B,...", .type = BOPT_FN, .fn = opt_ceilings,
+	  .help = "ceilings to sweep\n(0,8,16,24,30,31,32,33,34,40,48,51,52,64,128,256)" },
+	{ .name = "costs", .arg = "x86|seed004", .type = BOPT_FN, .fn = opt_costs,
+	  .help = "default cycle figures (x86: INVLPG 260, CR3 96, walk 26;\n"
+		  "seed004: tlbie va 2439, tlbie pid 2698, walk 26)" },
+	{ .name = "inv-cycles", .arg = "N", .type = BOPT_U64, .dst = &o.inv, .min = 0,
+	  .max = LONG_MAX, .help = "override the per-page invalidation's cycles" },
+	{ .name = "full-cycles", .arg = "N", .type = BOPT_U64, .dst = &o.full, .min = 0,
+	  .max = LONG_MAX, .help = "override the full flush's cycles" },
+	{ .name = "refill-cycles", .arg = "N", .type = BOPT_U64, .dst = &o.refill, .min = 0,
+	  .max = LONG_MAX, .help = "override a TLB refill's cycles" },
+	{ .name = "tlb-sets", .arg = "N", .type = BOPT_UINT, .dst = &o.sets, .min = 1,
+	  .max = 65536, .help = "simulated TLB sets per CPU (128)" },
+	{ .name = "no-plot", .type = BOPT_FLAG, .dst = &o.no_plot, .help = "draw no plot" },
+	{ .name = "tlb-ways", .arg = "N", .type = BOPT_UINT, .dst = &o.ways, .min = 1, .max = 64,
+	  .help = "simulated TLB ways per CPU (8)" },
+	BENCH_OPT_END,
+};
+
+/* The options into *c: 0, or -EINVAL after a message naming the option. */
+static int make_cfg(struct tlbie_cfg *c, const char *profile)
 {
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
-		    .profile = "latest", .tlb_sets = c->sets, .tlb_ways = c->ways, .seed = 4);
-	unsigned long ws0 = c->shm_pages, mx0 = c->shm_pages + c->ws_pages;
-	unsigned long npages = mx0 + c->mixed;
-	struct tlbgen_system *sys;
-	struct tlbgen_cost_account a0, a1;
-	struct tlbgen_range_flush d;
-	struct tlbgen_mm *mm;
-	int err;
-
-	memset(pt, 0, sizeof(*pt));
-	pt->cmp = cmp;
-	pt->ceiling = ceiling;
-	err = tlbgen_system__create(&o, &sys);
-	if (err)
-		return err;
-	if ((err = tlbgen_system__set_cost_model(sys, &c->cost)) ||
-	    (err = tlbgen_ceiling__set(sys, TLBGEN_ARCH_PPC_RADIX_GLOBAL, ceiling)) ||
-	    (err = tlbgen_ceiling__set_cmp(sys, TLBGEN_ARCH_PPC_RADIX_GLOBAL,
-					   (enum tlbgen_ceiling_cmp)cmp)) ||
-	    (err = tlbgen_mm__create(sys, npages, &mm)) ||
-	    (err = tlbgen_switch_mm(sys, 0, mm)) || (err = tlbgen_switch_mm(sys, 1, mm)))
-		goto out;
-	for (unsigned long p = 0; p < c->shm_pages; p++)
-		tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE);
-	for (unsigned long p = ws0; p < mx0; p++)	/* warm CPU 1's working set */
-		tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-	tlbgen_cost__reset(sys);
-
-	for (unsigned int it = 0; it < c->iters; it++) {
-		/* shmat + fillshm */
-		for (unsigned long p = 0; p < c->shm_pages; p++) {
-			tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE,
-				       TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG);
-			tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE);
-		}
-		/* shmdt: one forced flush per page table */
-		for (unsigned long s = 0; s < c->shm_pages; s += c->chunk_pages) {
-			unsigned long e = s + c->chunk_pages < c->shm_pages ? s + c->chunk_pages
-									     : c->shm_pages;
-
-			for (unsigned long p = s; p < e; p++)
-				tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE);
-			err = tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, s * TLBGEN_PAGE_SIZE,
-							       e * TLBGEN_PAGE_SIZE,
-							       TLBGEN_PAGE_SHIFT, &d);
-			if (err < 0)
-				goto out;
-			pt->flushes++;
-			if (d.full)
-				pt->full++;
-			else
-				pt->ranged++;
-			pt->ops += d.ops;
-			if (!c->chase_per_iter)
-				for (unsigned long p = ws0; p < mx0; p++)
-					tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-		}
-		/* --mixed: munmap()s of every size 1..N, each its own flush. */
-		for (unsigned long n = 1; n <= c->mixed; n++) {
-			for (unsigned long p = mx0; p < mx0 + n; p++) {
-				tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE,
-					       TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG);
-				tlbgen_access(sys, 0, p * TLBGEN_PAGE_SIZE);
-			}
-			for (unsigned long p = mx0; p < mx0 + n; p++)
-				tlbgen_pte_set(sys, 0, mm, p * TLBGEN_PAGE_SIZE, TLBGEN_PTEF_NONE);
-			err = tlbgen_ppc_radix_flush_tlb_range(sys, 0, mm, mx0 * TLBGEN_PAGE_SIZE,
-							       (mx0 + n) * TLBGEN_PAGE_SIZE,
-							       TLBGEN_PAGE_SHIFT, &d);
-			if (err < 0)
-				goto out;
-			pt->flushes++;
-			pt->full += d.full;
-			pt->ranged += !d.full;
-			pt->ops += d.ops;
-			if (!c->chase_per_iter)
-				for (unsigned long p = ws0; p < mx0; p++)
-					tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
-		}
-		if (c->chase_per_iter)
-			for (unsigned long p = ws0; p < mx0; p++)
-				tlbgen_access(sys, 1, p * TLBGEN_PAGE_SIZE);
+	memset(c, 0, sizeof(*c));
+	c->profile = profile;
+	c->page_kb = o.page_kb, c->iters = o.iters, c->sets = o.sets, c->ways = o.ways;
+	c->chase_per_iter = o.chase_per_iter;
+	c->mixed = o.mixed;
+	c->costs = o.costs;
+	c->ws_pages = o.ws_pages;
+	memcpy(c->ceilings, o.ceilings, sizeof(c->ceilings));
+	c->nr_ceilings = o.nr_ceilings;
+	if (o.page_kb & (o.page_kb - 1)) {
+		fprintf(stderr, "tlbgen-bench tlbie: --page-kb %u: not a power of two\n", o.page_kb);
+		return -EINVAL;
 	}
-	tlbgen_cost__cpu(sys, 0, &a0);
-	tlbgen_cost__cpu(sys, 1, &a1);
-	pt->flush_cycles = a0.inv_cycles + a0.full_cycles + a1.inv_cycles + a1.full_cycles;
-	pt->refill_cycles = a1.refill_cycles;
-	pt->refills = a1.refills;
-	pt->violations = tlbgen_oracle__violations(sys);
-	err = 0;
-out:
-	tlbgen_system__destroy(sys);
-	return err;
+	if (o.chunk_kb < o.page_kb) {
+		fprintf(stderr, "tlbgen-bench tlbie: --chunk-kb %llu: below --page-kb %u\n",
+			(unsigned long long)o.chunk_kb, o.page_kb);
+		return -EINVAL;
+	}
+	c->shm_pages = o.shm_mb * 1024 / o.page_kb;
+	c->chunk_pages = o.chunk_kb / o.page_kb;
+	if (!c->shm_pages || c->shm_pages + c->ws_pages + c->mixed > (1UL << 24)) {
+		fprintf(stderr, "tlbgen-bench tlbie: --shm-mb %llu of %u KiB pages, --ws-pages %lu "
+			"and --mixed %lu: %lu pages, want 1..%lu\n", (unsigned long long)o.shm_mb,
+			o.page_kb, c->ws_pages, c->mixed, c->shm_pages + c->ws_pages + c->mixed,
+			1UL << 24);
+		return -EINVAL;
+	}
+	tlbgen_cost_model_default(&c->cost);
+	if (!strcmp(c->costs, "seed004")) {
+		/* Derived from seed 004's perf output, assuming one "work" unit is one
+		 * shmat/fill/shmdt of 256 MB = 128 flushes of 32 x 64 KiB pages:
+		 * before: PM_EXEC_STALL_TLBIE ~1.798e9/s at ~180 units/s over 4096
+		 * tlbie va -> ~2439 cycles each; after (32 >=): ~1.110e8/s at ~321.5
+		 * units/s over 128 tlbie pid -> ~2698 cycles each. */
+		c->cost.inv_page_cycles = 2439;
+		c->cost.full_flush_cycles = 2698;
+	}
+	if (o.inv != NOT_GIVEN)
+		c->cost.inv_page_cycles = o.inv;
+	if (o.full != NOT_GIVEN)
+		c->cost.full_flush_cycles = o.full;
+	if (o.refill != NOT_GIVEN)
+		c->cost.refill_cycles = o.refill;
+	return 0;
+}
+
+static const char *cmp_name(int cmp)
+{
+	return cmp == TLBGEN_CEILING_GT ? ">" : ">=";
+}
+
+static json_t *point_params(const struct tlbie_cfg *c, int cmp, long ceiling)
+{
+	return json_pack("{s:s,s:I,s:s}", "comparison", cmp_name(cmp), "ceiling",
+			 (json_int_t)ceiling, "policy", c->label);
+}
+
+/* A metric of results.json (coordinates in pa, borrowed; 0 if absent), a
+ * parameter of meta.json. */
+static double get(const char *name, json_t *pa)
+{
+	double v = 0;
+
+	return bench_metric_get(name, pa, &v) ? v : 0;
+}
+
+static double param(const char *key)
+{
+	return json_number_value(bench_meta_param_get(key));
 }
 
 /* results.json: one set of metrics per (comparison, ceiling). */
-static void record_point(const struct cfg *c, const struct point *pt)
+static void record_point(const struct tlbie_cfg *c, const struct tlbie_point *pt)
 {
-	json_t *pa = json_pack("{s:s,s:I}", "comparison", pt->cmp == TLBGEN_CEILING_GT ? ">" : ">=",
-			       "ceiling", (json_int_t)pt->ceiling);
+	json_t *pa = point_params(c, pt->cmp, pt->ceiling);
 	uint64_t sum = pt->flush_cycles + pt->refill_cycles;
 
 	bench_metric("flushes", "flushes", NULL, pa, (double)pt->flushes);
@@ -219,184 +213,217 @@ static void record_point(const struct cfg *c, const struct point *pt)
 	json_decref(pa);
 }
 
-int bench_tlbie_main(int argc, char **argv)
+/* One row of the table, from results.json. */
+static void print_point(const struct tlbie_cfg *c, int cmp, long ceiling)
 {
-	static const struct option lo[] = {
-		{ "shm-mb", 1, NULL, 's' }, { "page-kb", 1, NULL, 'p' }, { "chunk-kb", 1, NULL, 'k' },
-		{ "ws-pages", 1, NULL, 'w' }, { "iters", 1, NULL, 'i' }, { "ceilings", 1, NULL, 'c' },
-		{ "costs", 1, NULL, 'C' }, { "inv-cycles", 1, NULL, 'I' },
-		{ "full-cycles", 1, NULL, 'F' }, { "refill-cycles", 1, NULL, 'R' },
-		{ "tlb-sets", 1, NULL, 'S' }, { "tlb-ways", 1, NULL, 'W' },
-		{ "chase-per-iter", 0, NULL, 'P' }, { "mixed", 1, NULL, 'M' }, { "help", 0, NULL, 'h' }, { 0 },
-	};
-	unsigned long shm_mb = 256, chunk_kb = 2048;
-	long inv = -1, full = -1, refill = -1;
-	struct cfg c = { .page_kb = 64, .ws_pages = 512, .iters = 4, .sets = 128, .ways = 8,
-			 .costs = "x86" };
-	struct point *pts, *best = NULL;
-	unsigned int npts = 0;
-	uint64_t t0;
-	int opt, bad = 0, err = 0;
+	json_t *pa = point_params(c, cmp, ceiling);
 
-	parse_list("0,8,16,24,30,31,32,33,34,40,48,51,52,64,128,256", &c);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			err = bench_parse_ulong("--shm-mb", optarg, 1, ULONG_MAX / 1024, &shm_mb);
-			break;
-		case 'p':
-			err = bench_parse_uint("--page-kb", optarg, 1, UINT_MAX, &c.page_kb);
-			break;
-		case 'k':
-			err = bench_parse_ulong("--chunk-kb", optarg, 0, ULONG_MAX, &chunk_kb);
-			break;
-		case 'w':
-			err = bench_parse_ulong("--ws-pages", optarg, 1, 1UL << 24, &c.ws_pages);
-			break;
-		case 'i':
-			err = bench_parse_uint("--iters", optarg, 1, UINT_MAX, &c.iters);
-			break;
-		case 'c':
-			err = parse_list(optarg, &c);
-			if (err)
-				fprintf(stderr, "tlbgen-bench: --ceilings: '%s' is not a list of "
-					"numbers\n", optarg);
-			break;
-		case 'C': c.costs = optarg; break;
-		case 'I':
-			err = parse_cycles("--inv-cycles", optarg, &inv);
-			break;
-		case 'F':
-			err = parse_cycles("--full-cycles", optarg, &full);
-			break;
-		case 'R':
-			err = parse_cycles("--refill-cycles", optarg, &refill);
-			break;
-		case 'S':
-			err = bench_parse_uint("--tlb-sets", optarg, 1, 65536, &c.sets);
-			break;
-		case 'W':
-			err = bench_parse_uint("--tlb-ways", optarg, 1, 64, &c.ways);
-			break;
-		case 'P': c.chase_per_iter = true; break;
-		case 'M':
-			err = bench_parse_ulong("--mixed", optarg, 0, 100000, &c.mixed);
-			break;
-		case 'h': usage(stdout); return 0;
-		default: bad = 1;
-		}
-		if (err) {
-			usage(stderr);
-			return 2;
-		}
-	}
-	tlbgen_cost_model_default(&c.cost);
-	if (!strcmp(c.costs, "seed004")) {
-		/* Derived from seed 004's perf output, assuming one "work" unit is one
-		 * shmat/fill/shmdt of 256 MB = 128 flushes of 32 x 64 KiB pages:
-		 * before: PM_EXEC_STALL_TLBIE ~1.798e9/s at ~180 units/s over 4096
-		 * tlbie va -> ~2439 cycles each; after (32 >=): ~1.110e8/s at ~321.5
-		 * units/s over 128 tlbie pid -> ~2698 cycles each. */
-		c.cost.inv_page_cycles = 2439;
-		c.cost.full_flush_cycles = 2698;
-	} else if (strcmp(c.costs, "x86")) {
-		bad = 1;
-	}
-	if (inv >= 0)
-		c.cost.inv_page_cycles = (uint64_t)inv;
-	if (full >= 0)
-		c.cost.full_flush_cycles = (uint64_t)full;
-	if (refill >= 0)
-		c.cost.refill_cycles = (uint64_t)refill;
-	if (bad || optind != argc || !c.page_kb || (c.page_kb & (c.page_kb - 1)) || !c.iters ||
-	    !shm_mb || chunk_kb < c.page_kb || !c.ws_pages || !c.sets || !c.ways ||
-	    c.ways > 64 || c.sets > 65536) {
-		usage(stderr);
-		return 2;
-	}
-	c.shm_pages = shm_mb * 1024 / c.page_kb;
-	c.chunk_pages = chunk_kb / c.page_kb;
-	if (c.shm_pages + c.ws_pages + c.mixed > (1UL << 24) || c.mixed > 100000) {
-		usage(stderr);
-		return 2;
-	}
+	printf("%-3s %8ld %8.0f %7.0f %6.0f %10.0f %14.0f %14.0f %14.0f %12.1f%s\n",
+	       cmp_name(cmp), ceiling, get("flushes", pa), get("ranged_flushes", pa),
+	       get("full_flushes", pa), get("tlbie_ops", pa), get("flush_cycles", pa),
+	       get("refill_cycles", pa), get("sum_cycles", pa), get("sum_us_per_iteration", pa),
+	       get("violations", pa) ? "  ORACLE VIOLATIONS" : "");
+	json_decref(pa);
+}
 
-	printf("# tlbie (seed 004): %u iterations of shmat/fill/shmdt of %lu MB = %lu pages of %u KiB,\n"
-	       "#   shmdt flushes every %lu pages (%lu KiB); CPU 1 chases %lu pages %s\n",
-	       c.iters, shm_mb, c.shm_pages, c.page_kb, c.chunk_pages, chunk_kb, c.ws_pages,
-	       c.chase_per_iter ? "once per iteration" : "after every flush");
-	if (c.mixed)
-		printf("#   plus, per iteration, munmap()s of 1..%lu pages, one flush each\n", c.mixed);
-	printf("# flush type: global (tlbie: CPU 1 is in mm_cpumask); TLB %u sets x %u ways per CPU\n",
-	       c.sets, c.ways);
-	printf("# cost model (%s): inv_page %llu, full_flush %llu, refill %llu cycles; %u MHz\n",
-	       c.costs, (unsigned long long)c.cost.inv_page_cycles,
-	       (unsigned long long)c.cost.full_flush_cycles,
-	       (unsigned long long)c.cost.refill_cycles, c.cost.mhz);
+static void record_meta(const struct tlbie_cfg *c)
+{
+	bench_meta_seed(4);
+	bench_meta_param("iterations", json_integer(c->iters));
+	bench_meta_param("shm_mb", json_integer((json_int_t)o.shm_mb));
+	bench_meta_param("shm_pages", json_integer((json_int_t)c->shm_pages));
+	bench_meta_param("page_kb", json_integer(c->page_kb));
+	bench_meta_param("chunk_pages", json_integer((json_int_t)c->chunk_pages));
+	bench_meta_param("chunk_kb", json_integer((json_int_t)o.chunk_kb));
+	bench_meta_param("ws_pages", json_integer((json_int_t)c->ws_pages));
+	bench_meta_param("chase_per_iter", json_boolean(c->chase_per_iter));
+	bench_meta_param("mixed", json_integer((json_int_t)c->mixed));
+	bench_meta_param("tlb_sets", json_integer(c->sets));
+	bench_meta_param("tlb_ways", json_integer(c->ways));
+	bench_meta_param("costs", json_string(c->costs));
+	bench_meta_param("inv_page_cycles", json_integer((json_int_t)c->cost.inv_page_cycles));
+	bench_meta_param("full_flush_cycles", json_integer((json_int_t)c->cost.full_flush_cycles));
+	bench_meta_param("refill_cycles", json_integer((json_int_t)c->cost.refill_cycles));
+	bench_meta_param("mhz", json_integer(c->cost.mhz));
+}
+
+/* The header, from meta.json. */
+static void print_header(const struct tlbie_cfg *c)
+{
+	printf("# tlbie (seed 004): %.0f iterations of shmat/fill/shmdt of %.0f MB = %.0f pages "
+	       "of %.0f KiB,\n#   shmdt flushes every %.0f pages (%.0f KiB); CPU 1 chases %.0f "
+	       "pages %s; profile %s\n", param("iterations"), param("shm_mb"), param("shm_pages"),
+	       param("page_kb"), param("chunk_pages"), param("chunk_kb"), param("ws_pages"),
+	       json_is_true(bench_meta_param_get("chase_per_iter")) ? "once per iteration"
+								   : "after every flush",
+	       c->label);
+	if (param("mixed"))
+		printf("#   plus, per iteration, munmap()s of 1..%.0f pages, one flush each\n",
+		       param("mixed"));
+	printf("# flush type: global (tlbie: CPU 1 is in mm_cpumask); TLB %.0f sets x %.0f ways "
+	       "per CPU\n", param("tlb_sets"), param("tlb_ways"));
+	printf("# cost model (%s): inv_page %.0f, full_flush %.0f, refill %.0f cycles; %.0f MHz\n",
+	       json_string_value(bench_meta_param_get("costs")), param("inv_page_cycles"),
+	       param("full_flush_cycles"), param("refill_cycles"), param("mhz"));
 	printf("%-3s %8s %8s %7s %6s %10s %14s %14s %14s %12s\n", "cmp", "ceiling", "flushes",
 	       "ranged", "full", "tlbie_ops", "flush_cycles", "refill_cycles", "sum_cycles",
 	       "sum_us/iter");
-	pts = calloc(2 * c.nr_ceilings, sizeof(*pts));
-	if (!pts)
-		return 1;
-	bench_meta_policy("latest", "latest");
-	bench_meta_seed(4);
-	bench_meta_param("iterations", json_integer(c.iters));
-	bench_meta_param("costs", json_string(c.costs));
-	bench_meta_param("mixed", json_integer((json_int_t)c.mixed));
-	t0 = bench_now_ns();
-	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++) {
-		for (unsigned int i = 0; i < c.nr_ceilings; i++) {
-			struct point *pt = &pts[npts++];
-			int err = run_point(&c, cmp, c.ceilings[i], pt);
-			uint64_t sum;
+}
 
-			if (err) {
-				fprintf(stderr, "tlbie: run failed: %s\n", strerror(-err));
-				free(pts);
-				return 1;
-			}
-			sum = pt->flush_cycles + pt->refill_cycles;
-			printf("%-3s %8ld %8llu %7llu %6llu %10llu %14llu %14llu %14llu %12.1f%s\n",
-			       cmp == TLBGEN_CEILING_GT ? ">" : ">=", pt->ceiling,
-			       (unsigned long long)pt->flushes, (unsigned long long)pt->ranged,
-			       (unsigned long long)pt->full, (unsigned long long)pt->ops,
-			       (unsigned long long)pt->flush_cycles,
-			       (unsigned long long)pt->refill_cycles, (unsigned long long)sum,
-			       (double)sum / c.iters / c.cost.mhz,
-			       pt->violations ? "  ORACLE VIOLATIONS" : "");
-			record_point(&c, pt);
-			if (!best || sum < best->flush_cycles + best->refill_cycles)
-				best = pt;
-			if (pt->violations) {
-				free(pts);
-				return 1;
-			}
+/* The best point and the two the RFC compares, from results.json. */
+static void print_summary(const struct tlbie_cfg *c)
+{
+	double best = -1, v;
+	json_t *pa;
+	int bcmp = 0;
+	long bceil = 0;
+
+	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++)
+		for (unsigned int i = 0; i < c->nr_ceilings; i++) {
+			pa = point_params(c, cmp, c->ceilings[i]);
+			v = get("sum_cycles", pa);
+			json_decref(pa);
+			if (best < 0 || v < best)
+				best = v, bcmp = cmp, bceil = c->ceilings[i];
+		}
+	printf("best: ceiling %ld with '%s' (sum %.0f cycles); equal sums at:", bceil,
+	       cmp_name(bcmp), best);
+	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++)
+		for (unsigned int i = 0; i < c->nr_ceilings; i++) {
+			pa = point_params(c, cmp, c->ceilings[i]);
+			if (get("sum_cycles", pa) == best)
+				printf(" %s%ld", cmp_name(cmp), c->ceilings[i]);
+			json_decref(pa);
+		}
+	printf("\n");
+	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++) {
+		long ceil = cmp == TLBGEN_CEILING_GT ? 33 : 32;
+
+		pa = point_params(c, cmp, ceil);
+		if (bench_metric_get("sum_cycles", pa, &v))
+			printf("%s: %s%ld sum %.0f cycles (flush %.0f + refill %.0f)\n",
+			       cmp == TLBGEN_CEILING_GT ? "mainline" : "RFC     ", cmp_name(cmp),
+			       ceil, v, get("flush_cycles", pa), get("refill_cycles", pa));
+		json_decref(pa);
+	}
+	pa = json_object();
+	bench_metric("break_even_cycles_per_flush", "modelled cycles", NULL, pa,
+		     (double)(c->cost.full_flush_cycles +
+			      (c->chase_per_iter ? 0 : c->ws_pages * c->cost.refill_cycles)));
+	printf("# break-even per flush of n pages: n * inv_page = full_flush + refills of the "
+	       "working set (%.0f cycles here)\n", get("break_even_cycles_per_flush", pa));
+	json_decref(pa);
+}
+
+/* The sweep's plot (ceilings.svg), from results.json: the sum per
+ * comparison, and its two parts, against the ceiling. */
+static int plot(const struct tlbie_cfg *c)
+{
+	static const char *const part[] = { "flush_cycles", "refill_cycles" };
+	char title[256], t[64];
+	struct bench_plot *pl;
+	int sum, parts, ret;
+
+	snprintf(title, sizeof(title), "seed 004: powerpc radix global ceiling, %s, %s costs, "
+		 "%u iterations", c->label, c->costs, c->iters);
+	pl = bench_plot_new("ceilings", title, "ceiling (pages)");
+	if (!pl)
+		return 1;
+	sum = bench_plot_panel(pl, "modelled cycles: flushes (CPU 0) + refills (CPU 1)", "cycles",
+			       BENCH_PLOT_FROM_ZERO | BENCH_PLOT_X_AUTO);
+	parts = bench_plot_panel(pl, "its parts", "cycles", BENCH_PLOT_FROM_ZERO |
+				 BENCH_PLOT_X_AUTO);
+	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE; cmp++) {
+		int ss, sp[2];
+
+		snprintf(t, sizeof(t), "'%s'", cmp_name(cmp));
+		ss = bench_plot_series(pl, sum, t, (unsigned int)cmp);
+		for (int k = 0; k < 2; k++) {
+			snprintf(t, sizeof(t), "%s '%s'", part[k], cmp_name(cmp));
+			sp[k] = bench_plot_series(pl, parts, t, 2 + 2 * (unsigned int)cmp + k);
+		}
+		for (unsigned int i = 0; i < c->nr_ceilings; i++) {
+			json_t *pa = point_params(c, cmp, c->ceilings[i]);
+
+			bench_plot_point(pl, sum, ss, c->ceilings[i], get("sum_cycles", pa), NAN, NAN);
+			for (int k = 0; k < 2; k++)
+				bench_plot_point(pl, parts, sp[k], c->ceilings[i], get(part[k], pa),
+						 NAN, NAN);
+			json_decref(pa);
 		}
 	}
-	printf("best: ceiling %ld with '%s' (sum %llu cycles); equal sums at:",
-	       best->ceiling, best->cmp == TLBGEN_CEILING_GT ? ">" : ">=",
-	       (unsigned long long)(best->flush_cycles + best->refill_cycles));
-	for (unsigned int i = 0; i < npts; i++)
-		if (pts[i].flush_cycles + pts[i].refill_cycles ==
-		    best->flush_cycles + best->refill_cycles)
-			printf(" %s%ld", pts[i].cmp == TLBGEN_CEILING_GT ? ">" : ">=", pts[i].ceiling);
-	printf("\n");
-	for (unsigned int i = 0; i < npts; i++)
-		if ((pts[i].cmp == TLBGEN_CEILING_GT && pts[i].ceiling == 33) ||
-		    (pts[i].cmp == TLBGEN_CEILING_GE && pts[i].ceiling == 32))
-			printf("%s: %s%ld sum %llu cycles (flush %llu + refill %llu)\n",
-			       pts[i].cmp == TLBGEN_CEILING_GT ? "mainline" : "RFC     ",
-			       pts[i].cmp == TLBGEN_CEILING_GT ? ">" : ">=", pts[i].ceiling,
-			       (unsigned long long)(pts[i].flush_cycles + pts[i].refill_cycles),
-			       (unsigned long long)pts[i].flush_cycles,
-			       (unsigned long long)pts[i].refill_cycles);
-	printf("# break-even per flush of n pages: n * inv_page = full_flush + refills of the "
-	       "working set (%llu cycles here)\n",
-	       (unsigned long long)(c.cost.full_flush_cycles +
-				    (c.chase_per_iter ? 0 : c.ws_pages * c.cost.refill_cycles)));
-	printf("# wall %.2f s\n", (double)(bench_now_ns() - t0) / 1e9);
-	free(pts);
-	return 0;
+	ret = bench_plot_draw(pl, NULL, NULL, 0);
+	bench_plot_free(pl);
+	return ret;
 }
+
+static int tlbie_run(struct bench_env *e)
+{
+	static const char *const defs[] = { "latest", NULL };
+	struct tlbie_cfg c;
+	uint64_t t0;
+	json_t *pa;
+	int status = 0;
+
+	if (!bench_modes(e) || bench_env_policies(e, defs))
+		return 2;
+	if (e->shapes) {
+		fprintf(stderr, "tlbgen-bench tlbie: --shape: its 2 CPUs share one mm (every flush "
+			"a global tlbie; no shape to choose)\n");
+		return 2;
+	}
+	if (e->npol != 1) {
+		fprintf(stderr, "tlbgen-bench tlbie: -p %s: one policy only, %s given (the sweep "
+			"varies the ceiling and its comparison, which -p does not choose)\n",
+			e->pol[1].label, e->pol[0].label);
+		return 2;
+	}
+	if (make_cfg(&c, e->pol[0].name))
+		return 2;
+	c.label = e->pol[0].label;
+	record_meta(&c);
+	print_header(&c);
+	t0 = bench_now_ns();
+	for (int cmp = TLBGEN_CEILING_GT; cmp <= TLBGEN_CEILING_GE && !status; cmp++) {
+		for (unsigned int i = 0; i < c.nr_ceilings && !status; i++) {
+			struct tlbie_point pt;
+			int err = tlbie_run_point(&c, cmp, c.ceilings[i], &pt);
+
+			if (err) {
+				fprintf(stderr, "tlbgen-bench tlbie: run failed: %s\n", strerror(-err));
+				return 1;
+			}
+			record_point(&c, &pt);
+			print_point(&c, cmp, c.ceilings[i]);
+			status = pt.violations ? 1 : 0;
+		}
+	}
+	if (!status)
+		print_summary(&c);
+	if (!status && !o.no_plot)
+		status = plot(&c);
+	pa = json_object();
+	bench_metric("host_seconds", "s", NULL, pa, (double)(bench_now_ns() - t0) / 1e9);
+	printf("# wall %.2f s\n", get("host_seconds", pa));
+	json_decref(pa);
+	return status;
+}
+
+const struct bench bench_tlbie = {
+	.name = "tlbie",
+	.summary = "seed 004: range-ceiling sweep, flush cost vs refill cost (shmat/fill/shmdt)",
+	.help = "Seed 004: sweep the powerpc radix global tlbie ceiling and its comparison\n"
+		"(mainline 33 '>', the RFC 32 '>='): 2 emulated CPUs share one mm; CPU 0\n"
+		"fills and detaches --shm-mb per iteration, flushing each page table's worth\n"
+		"(--chunk-kb) with __radix__flush_tlb_range(); CPU 1 chases --ws-pages after\n"
+		"every flush. The cost model gives the flush cycles paid by CPU 0 and the\n"
+		"refill cycles paid by CPU 1; the best point minimises their sum. One policy\n"
+		"(-p, default latest). Exit 1 on an oracle violation.\n",
+	.shared = BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_JSON,
+	.modes = BENCH_M_STEPPED,
+	.modes_why = "its figures are the cost model's cycles counted step by step on 2 CPUs "
+		     "(flushes paid by one, refills by the other); no thread or machine model "
+		     "times a powerpc tlbie",
+	.opts = tlbie_opts,
+	.run = tlbie_run,
+};

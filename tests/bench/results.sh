@@ -52,7 +52,7 @@ run page_fault3 $short --no-mesi --no-plot
 run mesi --ops 500
 run lazy -f 200
 run tlbie --iters 2
-run pagefault --rounds 1 --loops 1 --pages 128
+run pagefault --rounds 1 --loops 1 --pages 128 -t 2 --mode stepped,threads
 run explore --seeds 20
 run soak --seconds 1 --round 1 -p v6.0 --watchdog-ms 10000
 run scale --max-cpus 128 --reps 1 --targets 2000

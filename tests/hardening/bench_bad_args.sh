@@ -59,11 +59,16 @@ check_number tlbie --inv-cycles abc
 check_number tlbie --iters 1x
 check_number tlbie --shm-mb ""
 check_number tlbie --ceilings 8,x
+check_msg "tlbie: stepped only" "--mode virtual has no meaning" tlbie --mode virtual
+check_msg "tlbie: one policy" "one policy only" tlbie -p v6.0 -p latest
 check_number transport --rounds 3x
 check_number transport --iters -5
 check_number transport --cpus 0,1x
 check_number pagefault --pages 64abc
-check_number pagefault --cpus -1
+check_number pagefault --tasks -1
+check_msg "pagefault: a model only in virtual time" "--machine is a model for --mode virtual" pagefault --machine skylake-56
+check_msg "pagefault: more tasks than the model's CPUs" "has 8 CPUs" pagefault --mode virtual --machine skylake-56:sockets=1,cores_per_socket=4 -t 9
+check_msg "pagefault: one policy" "one policy only" pagefault -p v6.0 -p latest
 check "pagefault: unknown arch" pagefault --arch sparc
 check "versions: stray argument" versions stray
 check_number lazy --flushes 5k
@@ -74,6 +79,13 @@ check_number explore --bound 9x
 check_number soak --seconds 2x
 check_number reclaim --pages 12q
 check_number reclaim --rounds ""
+check_msg "reclaim: no processes" "--mode processes has no meaning" reclaim --mode processes
+check_msg "reclaim: no shape" "--shape: the K threads" reclaim --shape processes
+check_msg "tlbie: no shape" "--shape: its 2 CPUs share one mm" tlbie --shape processes
+check_msg "reclaim: a model only in virtual time" "--machine is a model for --mode virtual" reclaim --machine skylake-56
+check_msg "reclaim: K past the model's CPUs" "on this machine model" reclaim --mode virtual --machine skylake-56:sockets=1,cores_per_socket=4 -t 8
+check_msg "reclaim: a bad arch" "is not a list of x86, arm64, riscv" reclaim --arch x86,sparc
+check_msg "reclaim: K too large" "at most 64 threads" reclaim -t 65
 check_number seed000 --mesi-ops 1e3
 check_number tlb_flush1 --rounds 3x
 check_number tlb_flush2 --tasks 1-x
