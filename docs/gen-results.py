@@ -26,6 +26,9 @@ KIND is one of:
            threads=a,b keeps those task counts only
   replay   per profile: agreement overall and per tlb_flush reason
   metrics  one row per metric named by cols=, with params as columns
+  rows     a row per distinct set of params among the metrics named by
+           cols=a,b,c, a column per param and per metric (where=k:v keeps
+           the rows whose param k is v)
   pivot    metric=NAME rows=PARAM by=PARAM: a row per value of one param, a
            column per value of the other (fmt= a Python format, default .4g)
 Every number comes from results.json; nothing here measures or computes a
@@ -80,6 +83,18 @@ def policies(meta, metrics=()):
 
 def num(v, fmt="{:.0f}"):
     return "-" if v is None else fmt.format(v)
+
+
+def plain(v):
+    """A figure as a reader wants it: whole numbers whole, others to four
+    significant digits, never in exponent form."""
+    if v is None:
+        return "-"
+    if float(v).is_integer():
+        return str(int(v))
+    if abs(v) >= 1000:
+        return f"{v:.0f}"
+    return f"{v:.4g}" if abs(v) >= 1e-3 else f"{v:.6f}".rstrip("0")
 
 
 def command(meta):
@@ -205,6 +220,32 @@ def metrics_table(metrics, meta, opts):
     return "\n".join(out) + "\n"
 
 
+def rows_table(metrics, meta, opts):
+    cols = opts["cols"].split(",")
+    where = dict(kv.split(":", 1) for kv in opts["where"].split(";")) if "where" in opts else {}
+    keys, rows = [], []
+    for m in metrics:
+        if m["name"] not in cols:
+            continue
+        pa = m["params"]
+        if any(str(pa.get(k)) != v for k, v in where.items()):
+            continue
+        for k in pa:
+            if k not in keys and k not in where:
+                keys.append(k)
+        if pa not in rows:
+            rows.append(pa)
+    head = keys + cols
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for pa in rows:
+        row = [str(pa.get(k, "")) for k in keys]
+        for c in cols:
+            v = next((m.get("value") for m in metrics if m["name"] == c and m["params"] == pa), None)
+            row.append(plain(v))
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out) + "\n"
+
+
 def pivot(metrics, meta, opts):
     name, rk, ck = opts["metric"], opts["rows"], opts["by"]
     fmt = "{:" + opts.get("fmt", ".4g") + "}"
@@ -227,7 +268,7 @@ def pivot(metrics, meta, opts):
     return "\n".join(out) + "\n"
 
 
-KINDS = {"pivot": pivot, "vtable": vtable, "counts": counts, "replay": replay, "metrics": metrics_table}
+KINDS = {"rows": rows_table, "pivot": pivot, "vtable": vtable, "counts": counts, "replay": replay, "metrics": metrics_table}
 
 
 def render(text):
