@@ -14,6 +14,7 @@
 #include "cell.h"
 #include "common.h"
 #include "env.h"
+#include "report-interval.h"
 #include "report-virtual.h"
 #include "report-vtail.h"
 #include "report.h"
@@ -191,6 +192,12 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 	double t0 = bench_now_ns() / 1e9, points = 0;
 	int err = rows ? 0 : -ENOMEM;
 
+	if (!err && t->interval_runs && bench_vtable_interval_check(t))
+		err = -EINVAL;
+	if (err) {
+		free(rows);
+		return err == -EINVAL ? 2 : 1;
+	}
 	bench_vtable_header(e, t, processes);
 	print_head(e, t);
 	for (unsigned int i = 0; !err && i < e->nthreads; i++) {
@@ -211,6 +218,8 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 	}
 	if (!err) {
 		bench_vtable_spread(e, t, processes);
+		if (t->interval_runs)
+			err = bench_vtable_interval(e, t, &spec, rows) ? -EIO : 0;
 		bench_vtable_speed(t, points, bench_now_ns() / 1e9 - t0);
 	}
 	free(rows);

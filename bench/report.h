@@ -19,6 +19,9 @@ struct bench_vtable {
 	/* The reference figure of column k at `threads` (0: none), e.g. a seed's. */
 	double (*ref)(unsigned int threads, unsigned int k);
 	const char *flushes_note;	/* what the flushes per op are */
+	/* Seeds per rerun of the interval over the machine's stated ranges
+	 * (bench/report-interval.c); 0: no interval. */
+	unsigned int interval_runs;
 };
 
 
