@@ -169,13 +169,24 @@ static void print_row(const struct bench_env *e, const struct bench_vtable *t,
 	if (t->ref) {
 		double s[BENCH_MAX_POLICIES];
 
+		/* A column without a reference figure (a preset's own) shows "-". */
 		for (unsigned int k = 0; k < e->npol; k++) {
 			bench_metric_get("seed_ops_per_sec", pa[k], &s[k]);
-			printf(" %12.0f", isnan(s[k]) ? 0 : s[k]);
+			if (isnan(s[k]))
+				printf(" %12s", "-");
+			else
+				printf(" %12.0f", s[k]);
 		}
-		printf(" %+7.1f%%", isnan(s[0]) ? 0 : get("seed_change_pct", pa[1]));
-		for (unsigned int k = 0; k < e->npol; k++)
-			printf(" %+6.0f%%", isnan(s[k]) ? 0 : get("model_error_pct", pa[k]));
+		if (isnan(s[0]) || isnan(s[1]))
+			printf(" %8s", "-");
+		else
+			printf(" %+7.1f%%", get("seed_change_pct", pa[1]));
+		for (unsigned int k = 0; k < e->npol; k++) {
+			if (isnan(s[k]))
+				printf(" %7s", "-");
+			else
+				printf(" %+6.0f%%", get("model_error_pct", pa[k]));
+		}
 	}
 	printf(" %6.0f\n", viol);
 	for (unsigned int k = 0; k < e->npol; k++)

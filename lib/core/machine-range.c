@@ -56,6 +56,32 @@ static const struct tlbgen_machine_range skylake_pti[] = {
 	R(syscall, 950, 1450, EST),		/* a Haswell figure on a Skylake: +-20% */
 };
 
+/* power10 (seed 004's box): every cost an estimate, none published. */
+static const struct tlbgen_machine_range power10[] = {
+	R(hit, 3, 5, EST),
+	R(same_socket, 100, 400, EST),		/* 25..100 ns */
+	R(cross_socket, 400, 2000, EST),	/* 100..500 ns */
+	R(memory, 300, 800, EST),
+	R(rmw, 10, 40, EST),
+	R(inval_sharer, 0, 20, EST),
+	R(ipi_send, 200, 800, EST),
+	R(ipi_latency, 2000, 8000, EST),
+	R(irq_entry, 400, 1600, EST),
+	R(irq_exit, 400, 1600, EST),
+	R(invlpg, 400, 4000, EST),		/* tlbie by page: 100 ns..1 us */
+	R(cr3_write, 400, 4000, EST),		/* tlbie by PID: the same */
+	R(refill, 20, 200, EST),
+	R(syscall, 600, 2400, EST),
+	R(page_fault, 1200, 8000, EST),		/* 300 ns..2 us */
+	R(ptl, 20, 50, EST),
+	R(zap, 200, 2000, EST),
+	R(user_work, 5, 20, EST),
+	R(spin, 10, 100, EST),
+	R(fill_hold, 0, 80, EST),
+};
+
+static const struct tlbgen_machine_range none[] = { { NULL, 0, 0, NULL } };
+
 struct model_ranges {
 	const char *name;
 	const struct tlbgen_machine_range *a, *b;
@@ -67,6 +93,7 @@ static const struct model_ranges models[] = {
 	M("skylake-56", skylake_sp, skylake_nopti),
 	M("skylake-56-pti", skylake_sp, skylake_pti),
 	M("skx-2s-80", skylake_sp, skylake_pti),
+	{ "power10", power10, none, ARRAY_SIZE(power10), 0 },
 };
 
 TLBGEN_API int tlbgen_machine_ranges(const char *name, struct tlbgen_machine_range *out, size_t n)
