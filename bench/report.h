@@ -22,6 +22,9 @@ struct bench_vtable {
 	/* Seeds per rerun of the interval over the machine's stated ranges
 	 * (bench/report-interval.c); 0: no interval. */
 	unsigned int interval_runs;
+	/* Not an x86 IPI workload: the last row's accounts of tlb_gen, csds and
+	 * flush_tlb_func() (all zero) are left out; its flushes per op stay. */
+	bool no_ipi_accounts;
 };
 
 

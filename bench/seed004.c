@@ -180,6 +180,7 @@ static int seed004_run(struct bench_env *e)
 			      "work\" (first second); err: model vs seed",
 		.flushes_note = bench_tlbie_test_ops.flushes_note,
 		.interval_runs = interval ? interval_runs : 0,
+		.no_ipi_accounts = true,
 	};
 	int ret;
 
