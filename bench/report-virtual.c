@@ -15,6 +15,7 @@
 #include "common.h"
 #include "env.h"
 #include "plot.h"
+#include "report-interval.h"
 #include "report-virtual.h"
 #include "report-vtail.h"
 #include "report.h"
@@ -170,13 +171,24 @@ static void print_row(const struct bench_env *e, const struct bench_vtable *t,
 	if (t->ref) {
 		double s[BENCH_MAX_POLICIES];
 
+		/* A column without a reference figure (a preset's own) shows "-". */
 		for (unsigned int k = 0; k < e->npol; k++) {
 			bench_metric_get("seed_ops_per_sec", pa[k], &s[k]);
-			printf(" %12.0f", isnan(s[k]) ? 0 : s[k]);
+			if (isnan(s[k]))
+				printf(" %12s", "-");
+			else
+				printf(" %12.0f", s[k]);
 		}
-		printf(" %+7.1f%%", isnan(s[0]) ? 0 : get("seed_change_pct", pa[1]));
-		for (unsigned int k = 0; k < e->npol; k++)
-			printf(" %+6.0f%%", isnan(s[k]) ? 0 : get("model_error_pct", pa[k]));
+		if (isnan(s[0]) || isnan(s[1]))
+			printf(" %8s", "-");
+		else
+			printf(" %+7.1f%%", get("seed_change_pct", pa[1]));
+		for (unsigned int k = 0; k < e->npol; k++) {
+			if (isnan(s[k]))
+				printf(" %7s", "-");
+			else
+				printf(" %+6.0f%%", get("model_error_pct", pa[k]));
+		}
 	}
 	printf(" %6.0f\n", viol);
 	for (unsigned int k = 0; k < e->npol; k++)
@@ -253,6 +265,12 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 	double t0 = bench_now_ns() / 1e9, points = 0;
 	int err = rows ? 0 : -ENOMEM;
 
+	if (!err && t->interval_runs && bench_vtable_interval_check(t))
+		err = -EINVAL;
+	if (err) {
+		free(rows);
+		return err == -EINVAL ? 2 : 1;
+	}
 	bench_vtable_header(e, t, processes);
 	print_head(e, t);
 	for (unsigned int i = 0; !err && i < e->nthreads; i++) {
@@ -273,6 +291,8 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 	}
 	if (!err) {
 		bench_vtable_spread(e, t, processes);
+		if (t->interval_runs)
+			err = bench_vtable_interval(e, t, &spec, rows) ? -EIO : 0;
 		bench_vtable_speed(t, points, bench_now_ns() / 1e9 - t0);
 	}
 	free(rows);

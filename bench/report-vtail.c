@@ -151,20 +151,28 @@ void bench_vtable_tail(const struct bench_env *e, const struct bench_vtable *t,
 
 	for (unsigned int k = 0; k < e->npol; k++)
 		pa[k] = params(e, t, r, k);
-	printf("# MESI at %u threads, tlb_gen line transfers per flush:", r->threads);
-	for (unsigned int k = 0; k < e->npol; k++)
-		printf(" %s %.3f", col(e, t, k), get("tlb_gen_transfers_per_flush", pa[k]));
-	printf("\n# flushes per op%s%s%s:", t->flushes_note ? " (" : "",
+	if (!t->no_ipi_accounts) {
+		printf("# MESI at %u threads, tlb_gen line transfers per flush:", r->threads);
+		for (unsigned int k = 0; k < e->npol; k++)
+			printf(" %s %.3f", col(e, t, k),
+			       get("tlb_gen_transfers_per_flush", pa[k]));
+		printf("\n");
+	}
+	printf("# flushes per op%s%s%s:", t->flushes_note ? " (" : "",
 	       t->flushes_note ? t->flushes_note : "", t->flushes_note ? ")" : "");
 	for (unsigned int k = 0; k < e->npol; k++)
 		printf(" %s %.3f", col(e, t, k), get("flushes_per_op", pa[k]));
-	printf("\n# madvise flushes made full by mm_tlb_flush_nested(), %%:");
-	for (unsigned int k = 0; k < e->npol; k++)
-		printf(" %s %.1f", col(e, t, k), get("nested_full_flush_pct", pa[k]));
 	printf("\n");
-	print_lines(e, t, r, pa);
+	if (!t->no_ipi_accounts) {
+		printf("# madvise flushes made full by mm_tlb_flush_nested(), %%:");
+		for (unsigned int k = 0; k < e->npol; k++)
+			printf(" %s %.1f", col(e, t, k), get("nested_full_flush_pct", pa[k]));
+		printf("\n");
+		print_lines(e, t, r, pa);
+	}
 	print_time(e, t, r, pa);
-	print_funcs(e, t, r, pa);
+	if (!t->no_ipi_accounts)
+		print_funcs(e, t, r, pa);
 	for (unsigned int k = 0; k < e->npol; k++)
 		json_decref(pa[k]);
 }

@@ -19,6 +19,12 @@ struct bench_vtable {
 	/* The reference figure of column k at `threads` (0: none), e.g. a seed's. */
 	double (*ref)(unsigned int threads, unsigned int k);
 	const char *flushes_note;	/* what the flushes per op are */
+	/* Seeds per rerun of the interval over the machine's stated ranges
+	 * (bench/report-interval.c); 0: no interval. */
+	unsigned int interval_runs;
+	/* Not an x86 IPI workload: the last row's accounts of tlb_gen, csds and
+	 * flush_tlb_func() (all zero) are left out; its flushes per op stay. */
+	bool no_ipi_accounts;
 };
 
 

@@ -48,7 +48,8 @@ static const char *const col_spec[5] = {
 static const char *const col_label[4] = { "base", "+patch", "touch tlb_gen", "no tlb_gen" };
 
 static unsigned int columns = 2;
-static bool check_host;
+static bool check_host, interval;
+static unsigned int interval_runs = 2;
 
 static double ref_t1(unsigned int threads, unsigned int k)
 {
@@ -80,6 +81,14 @@ static const struct bench_opt seed000_opts[] = {
 	  .help = "virtual: 2, the seed's first table (v5.17, v6.0; machine\n"
 		  "skylake-56, PTI off as that run); 4, its second (base, +patch,\n"
 		  "touch mm->tlb_gen, no mm->tlb_gen; skylake-56-pti)" },
+	{ .name = "interval", .type = BOPT_FLAG, .dst = &interval,
+	  .help = "virtual: after the table, each row again with every figure of the\n"
+		  "machine that has a stated range (docs/machines.md) at its low and its\n"
+		  "high end, one at a time; prints and records each row's interval\n"
+		  "(ops_per_sec_interval_low/high) and which figures widen it most" },
+	{ .name = "interval-runs", .arg = "N", .type = BOPT_UINT, .dst = &interval_runs,
+	  .min = 1, .max = BENCH_ROW_MAX_SEEDS,
+	  .help = "virtual --interval: seeds per rerun (default 2)" },
 	{ .name = "check-host", .type = BOPT_FLAG, .dst = &check_host,
 	  .help = "virtual on the host's measured model against the threaded mode\n"
 		  "doing the same work, 1 and 2 threads, 5 rounds (only --seed)" },
@@ -105,6 +114,7 @@ static int seed000_virtual(struct bench_env *e)
 					       "figures (first table, 56-core Skylake); err: model "
 					       "vs seed",
 		.flushes_note = bench_tlb_flush1_ops.flushes_note,
+		.interval_runs = interval ? interval_runs : 0,
 	};
 
 	/* aa44284960's first table ran with PTI off, its four columns with it on. */
@@ -136,6 +146,11 @@ static int seed000_run(struct bench_env *e)
 	}
 	if (!modes)
 		return 2;
+	if (interval && !(modes & BENCH_M_VIRTUAL)) {
+		fprintf(stderr, "tlbgen-bench seed000: --interval is the virtual tables' (--mode "
+			"virtual)\n");
+		return 2;
+	}
 	if (columns == 4 && !(modes & BENCH_M_VIRTUAL)) {
 		fprintf(stderr, "tlbgen-bench seed000: --columns is the virtual tables' (--mode "
 			"virtual)\n");

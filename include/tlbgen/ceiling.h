@@ -132,7 +132,8 @@ TLBGEN_API int tlbgen_ppc_radix_flush_type(const struct tlbgen_system *sys, unsi
  * when not NULL. Returns the flush type.
  * Errors: -EINVAL (NULL, range outside the mm, bad page_shift),
  * -EOPNOTSUPP on a threaded system (remote TLBs are only touched in
- * stepped mode), -EBUSY if `cpu` is waiting, -EDEADLK from a cross-CPU
+ * stepped and virtual mode, where one host thread runs every CPU; in
+ * virtual time the initiator's charge is spent on its clock), -EBUSY if `cpu` is waiting, -EDEADLK from a cross-CPU
  * callback on `cpu`. Not thread-safe.
  */
 TLBGEN_API int tlbgen_ppc_radix_flush_tlb_range(struct tlbgen_system *sys, unsigned int cpu,

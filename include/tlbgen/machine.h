@@ -98,6 +98,27 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n);
  */
 TLBGEN_API int tlbgen_machine_describe(const struct tlbgen_machine *m, char *buf, size_t len);
 
+/*
+ * One figure's stated range (tlbgen_machine_ranges()): the built-in's value
+ * lies in [low, high]. `basis` is "sources" (the figure's sources disagree,
+ * this is their spread) or "estimate" (no source; the range is stated).
+ */
+struct tlbgen_machine_range {
+	const char *field;		/* a field name as tlbgen_machine_describe() prints it */
+	unsigned long low, high;
+	const char *basis;
+};
+
+/*
+ * tlbgen_machine_ranges - the stated ranges of built-in model `name`'s
+ * figures into out[0..n); returns how many it has (a figure with no range
+ * is a single sourced value and is not listed). Errors: -EINVAL (NULL name,
+ * or NULL out with n > 0), -ENOENT (not a built-in: "host" is measured and
+ * has none). Static data: the strings live as long as the library.
+ * Thread-safe.
+ */
+TLBGEN_API int tlbgen_machine_ranges(const char *name, struct tlbgen_machine_range *out, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

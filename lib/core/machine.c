@@ -106,7 +106,48 @@ static const struct tlbgen_machine skx_2s_80 = {
 	SKYLAKE_SP_PTI,
 };
 
-static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skylake_56_pti, &skx_2s_80 };
+/*
+ * Seed 004's box: "a 2 Node/8 socket Power10 system", an LPAR of 105
+ * cores over all the sockets. The struct has one core count per socket:
+ * 7 x 15 (15 is a POWER10 chip's most active cores) gives the 105; the
+ * test is one task, whose flushes are tlbie broadcasts with no IPI, so
+ * where the other cores sit does not enter its figures. SMT off: the
+ * task's core is what is measured. Every cost is an estimate
+ * (docs/machines.md): no published tlbie latency was found. The x86
+ * names carry powerpc meanings: invlpg is one tlbie by page (radix.c
+ * charges it per page), cr3_write one tlbie by PID (RIC_FLUSH_ALL).
+ */
+static const struct tlbgen_machine power10 = {
+	.sz = sizeof(struct tlbgen_machine),
+	.name = "power10",
+	.sockets = 7, .cores_per_socket = 15, .threads_per_core = 1,
+	.mhz = 4000,				/* E1080 15-core: 3.55-4.0 GHz */
+	.hit = 4,				/* L1D (estimate) */
+	.same_socket = NS(50, 4000),		/* estimate */
+	.cross_socket = NS(200, 4000),		/* across the SMP fabric (estimate) */
+	.memory = NS(100, 4000),		/* estimate */
+	.rmw = 20,				/* larx/stcx. pair (estimate) */
+	.inval_sharer = 0,
+	.ipi_send = 400,			/* msgsnd or XIVE (estimate) */
+	.ipi_latency = NS(1000, 4000),		/* estimate */
+	.irq_entry = NS(200, 4000),		/* estimate */
+	.irq_exit = NS(200, 4000),		/* estimate */
+	.invlpg = NS(500, 4000),		/* tlbie by page to 8 sockets (estimate) */
+	.cr3_write = NS(500, 4000),		/* tlbie by PID: one broadcast too (estimate) */
+	.refill = 50,				/* estimate */
+	.syscall = NS(300, 4000),		/* scv/sc round trip (estimate) */
+	.page_fault = NS(750, 4000),		/* shmem minor fault, page cached (estimate) */
+	.ptl = 25,				/* estimate */
+	.zap = NS(150, 4000),			/* one shmem PTE, no free (estimate) */
+	.user_work = 10,			/* the test's store to the page (estimate) */
+	.spin = 40,				/* estimate */
+	.invlpgb = 0,				/* x86 only */
+	.tlbsync = 0,				/* x86 only */
+	.fill_hold = 0,
+};
+
+static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skylake_56_pti, &skx_2s_80,
+							 &power10 };
 
 struct field {
 	const char *name;
@@ -152,7 +193,8 @@ static void list_valid(void)
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0, "%s%s",
 					i ? " " : "", fields[i].name);
-	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skx-2s-80 host; fields: %s\n", buf);
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 host; "
+		   "fields: %s\n", buf);
 }
 
 static int set_field(struct tlbgen_machine *m, const char *kv, size_t len)

@@ -48,7 +48,9 @@ static int radix_args_valid(struct tlbgen_system *sys, unsigned int cpu, struct 
 
 	if (err)
 		return err;
-	if (sys->mode != TLBGEN_MODE_STEPPED)
+	/* tlbie reaches every CPU's TLB at once: only where one host thread
+	 * runs them all (stepped, virtual) can the initiator touch them. */
+	if (sys->mode == TLBGEN_MODE_THREADED)
 		return -EOPNOTSUPP;
 	if (!tlbgen__mm_valid(sys, mm) || mm == sys->init_mm || page_shift < TLBGEN_PAGE_SHIFT ||
 	    page_shift > 30)
