@@ -235,6 +235,8 @@ def rows_table(metrics, meta, opts):
                 keys.append(k)
         if pa not in rows:
             rows.append(pa)
+    # A param with one value over every row says nothing a row needs.
+    keys = [k for k in keys if len({str(pa.get(k)) for pa in rows}) > 1] or keys[:1]
     head = keys + cols
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for pa in rows:
