@@ -124,6 +124,28 @@ typedef void (*tlbgen_done_fn)(struct tlbgen_system *sys, unsigned int cpu, void
 #define TLBGEN_KVM_VCPU_PREEMPTED	(1U << 0)
 #define TLBGEN_KVM_VCPU_FLUSH_TLB	(1U << 1)
 
+/*
+ * Stepped mode: the task of a CPU preempted in csd_lock_wait() (possible
+ * since 8df8a6028309) while another task runs there. What is the task's
+ * own is kept here: done/waiting state, its wait mask when the mask is
+ * task-local (9a560af15fd3), its flush_tlb_info when that is on its stack
+ * (ed15468787dd). A per-CPU mask or flush_tlb_info stays the CPU's: the
+ * task that runs meanwhile reuses it.
+ */
+struct tlbgen_preempted {
+	bool active;			/* a waiter is saved, another task runs */
+	bool run_remote, info_in_use;
+	tlbgen_done_fn done;
+	void *done_arg;
+	unsigned long *cfd_mask;	/* the mask the waiter walks */
+	unsigned long *spare_mask;	/* task-local: the running task's own */
+	struct tlbgen_mm *flush_mm;
+	/* The waiter's mm and oracle record, for its completion: the
+	 * model's bookkeeping of whose flush returned, not kernel state. */
+	struct tlbgen_flush_tlb_info record;
+	struct tlbgen_flush_tlb_info info;	/* stack: the running task's own */
+};
+
 struct tlbgen_cpu {
 	struct tlbgen_tlb_state tlbstate;		/* cpu_tlbstate */
 	struct tlbgen_tlb_state_shared shared;		/* cpu_tlbstate_shared */
@@ -139,8 +161,9 @@ struct tlbgen_cpu {
 		uint64_t nr_flush_recs;	/* oracle: flushes this CPU has numbered */
 		_Atomic(struct tlbgen_mm *) flush_mm;	/* mm of the flush in flight, for mm__destroy */
 		bool waiting;		/* stepped: waiting for acknowledgements */
-		unsigned int outstanding;	/* stepped: csds not yet unlocked */
 		bool run_remote;
+		bool wait_preemptible;	/* stepped: that wait may be preempted */
+		unsigned int outstanding;	/* stepped: csds not yet unlocked */
 		tlbgen_done_fn done;
 		void *done_arg;
 		unsigned long *cfd_mask;	/* cfd->cpumask */
@@ -150,6 +173,7 @@ struct tlbgen_cpu {
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
 		struct tlbgen_invlpgb_ring *invlpgb;	/* INVLPGBs this CPU issued, not yet
 							 * completed by its TLBSYNC */
+		struct tlbgen_preempted *preempted;	/* stepped: a task preempted in its wait */
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
 	} __cacheline_aligned priv;
@@ -267,6 +291,9 @@ struct tlbgen_transport {
 	void (*csd_unlocked)(struct tlbgen_system *sys, unsigned int src);
 	/* IRQs went on at `cpu`: take IPIs that arrived meanwhile (may be NULL). */
 	void (*irq_enable)(struct tlbgen_system *sys, unsigned int cpu);
+	/* csd_lock() by `src` found its csd for `dst` still locked: make
+	 * progress towards its unlock (may be NULL: spin). */
+	void (*csd_lock_wait)(struct tlbgen_system *sys, unsigned int src, unsigned int dst);
 	/* An operation is about to run on `cpu`: 0 or -EPERM/-EBUSY. */
 	int (*check_cpu)(const struct tlbgen_system *sys, unsigned int cpu);
 };
