@@ -13,6 +13,7 @@
 #include <tlbgen/tlbgen.h>
 
 #include "explore_engine.h"
+#include "explore_preempt.h"
 
 int xpl_verbose;
 
@@ -46,6 +47,7 @@ static const char *const xop_names[XOP_NR] = {
 	[XOP_STEP] = "step",			[XOP_CLOCK] = "clock_advance",
 	[XOP_UNMAP_ONE] = "try_to_unmap_one",	[XOP_UNMAP_FLUSH] = "try_to_unmap_flush",
 	[XOP_BATCHED_PENDING] = "flush_tlb_batched_pending",
+	[XOP_PREEMPT] = "preempt_waiter",
 };
 
 const char *xop_name(unsigned int kind)
@@ -279,7 +281,7 @@ static bool is_cpu_op(unsigned int kind)
 {
 	switch (kind) {
 	case XOP_DELIVER: case XOP_DELIVER_FROM: case XOP_STEP: case XOP_CLOCK:
-	case XOP_PTE_CHANGE:
+	case XOP_PTE_CHANGE: case XOP_PREEMPT:
 		return false;
 	default:
 		return true;
@@ -391,6 +393,10 @@ static long exec_op(struct xctx *x, const struct xop *o)
 	case XOP_BATCHED_PENDING:
 		ret = tlbgen_flush_tlb_batched_pending(sys, cpu, mm, NULL);
 		break;
+	case XOP_PREEMPT:
+		if (xpl_preempt_op(sys, cpu, &ret))
+			fail(x, XF_ERRNO, "preempt_waiter(%u) returned %ld", cpu, ret);
+		return ret;
 	}
 	if ((o->kind == XOP_BATCH_ADD || o->kind == XOP_BATCH_FLUSH) && !x->batching &&
 	    !waiting) {
@@ -416,7 +422,8 @@ static long exec_op(struct xctx *x, const struct xop *o)
 
 static void final_audit(struct xctx *x)
 {
-	if (tlbgen_run_until_idle(x->sys) < 0) {
+	if (xpl_preempt_settle(x->sys, x->cfg->nr_cpus) ||
+	    tlbgen_run_until_idle(x->sys) < 0) {
 		fail(x, XF_ERRNO, "run_until_idle failed");
 		return;
 	}
@@ -593,6 +600,8 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		o->kind = XOP_STEP;
 		return;
 	}
+	if (xpl_preempt_gen(x->sys, n, nm, &g->s, explore_rn, o))
+		return;
 
 	unsigned int r = explore_rn(&g->s, 100);
 	unsigned int kind =

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* lib/asm-generic/tlbflush.c - flush bookkeeping every architecture shares. */
 #include "../core/access.h"
+#include "../core/preempted.h"
 #include "../core/irqflags.h"
 #include "../observers/oracle.h"
 #include "tlbflush.h"

@@ -12,6 +12,7 @@
 #include <errno.h>
 
 #include "../core/access.h"
+#include "../core/preempted.h"
 #include "../core/check.h"
 #include "../kernel/smp.h"
 #include "sprog.h"
