@@ -199,10 +199,13 @@ static const struct tlbgen_choice choices[] = {
 	E("flush_tlb_info", flush_info_place, info_place_v, "x86",
 	  "flush_tlb_mm_range()'s flush_tlb_info: this CPU's, used with preemption off "
 	  "(3db6d5a5ecaf), or on the caller's stack (ed15468787dd). Either is one line the "
-	  "initiator writes and each target reads; the model traces it as the initiator's"),
+	  "initiator writes and each target reads. Stepped, a task that runs while a waiter is "
+	  "preempted (tlbgen_cpu__preempt_waiter()) rewrites a per-CPU one under the waiter's "
+	  "targets; on the stack it gets its own"),
 	B("flush_multi_preempt", flush_multi_preemptible, multi_preempt_v, "x86",
-	  "preemption re-enabled before flush_tlb_multi() (a5a162fe1ae1); one task per CPU in "
-	  "the model, so it changes no state"),
+	  "preemption re-enabled before flush_tlb_multi() (a5a162fe1ae1): with smp_wait_preempt, "
+	  "flush_tlb_mm_range()'s csd wait can be preempted (stepped: "
+	  "tlbgen_cpu__preempt_waiter()); off, get_cpu() holds it off across the wait"),
 	E("invlpgb", invlpgb, invlpgb_v, "x86",
 	  "on a machine with INVLPGB (system opts): an mm active on more than 3 CPUs gets a global "
 	  "ASID and flush_tlb_mm_range() flushes it by INVLPGB + TLBSYNC instead of IPIs, the "
@@ -248,11 +251,13 @@ static const struct tlbgen_choice choices[] = {
 	  "and csd_lock_wait() reads their csds (all-targets), or are cleared from it (5c3124975e15)"),
 	E("smp_cfd_mask", smp_cfd_mask, cfd_mask_v, "all",
 	  "smp_call_function_many_cond() builds the mask csd_lock_wait() walks in this CPU's "
-	  "cfd->cpumask, or in the calling task's own (9a560af15fd3). The model runs one task per "
-	  "CPU and a waiting CPU starts nothing, so both give the same state"),
+	  "cfd->cpumask, or in the calling task's own (9a560af15fd3). Differs only once a waiter "
+	  "is preempted (stepped): a per-CPU mask is rewritten by the task that runs meanwhile, "
+	  "and the waiter's wait ends on what that task left there"),
 	B("smp_wait_preempt", smp_wait_preemptible, wait_preempt_v, "all",
-	  "preemption re-enabled before csd_lock_wait() (8df8a6028309). The model runs one task "
-	  "per CPU: no other task is there to run, so it changes no state"),
+	  "preemption re-enabled before csd_lock_wait() (8df8a6028309): stepped, "
+	  "tlbgen_cpu__preempt_waiter() lets another task run on a waiting CPU (threaded and "
+	  "virtual time run one task per CPU, so there it changes no state)"),
 	L("ppc_tlb_single_page_flush_ceiling", ppc_tlb_single_page_flush_ceiling, "powerpc",
 	  "powerpc radix global (tlbie) ceiling in pages: 33 (debugfs)"),
 	L("ppc_tlb_local_single_page_flush_ceiling", ppc_tlb_local_single_page_flush_ceiling,
