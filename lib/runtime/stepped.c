@@ -35,8 +35,11 @@ static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
 
 	c->priv.done = NULL;
 	tlbgen__smp_wait_reads(sys, cpu);
+	/* A flush that called no one left the mask alone, and under a
+	 * per-CPU one that mask may be a preempted waiter's. */
+	if (c->priv.run_remote)
+		bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	c->priv.run_remote = false;
-	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	if (done)
 		done(sys, cpu, c->priv.done_arg);
 }
