@@ -33,7 +33,8 @@ struct vprog {
 	 * its first WARMUP_ITERATIONS (5) samples out of the average (main.c).
 	 * Here the counters are read twice, each time by the first program
 	 * that ends an op past snap_at[]: at the warmup's end and at the run's.
-	 * Other CPUs are inside an op at both reads, alike.
+	 * Other CPUs are inside an op at both reads, alike. Without a warmup
+	 * the run is the window: read at its start and, by the host, at its end.
 	 */
 	uint64_t snap_at[2];
 	unsigned int snaps;
@@ -200,8 +201,14 @@ int bench_vcell_run(const struct bench_vspec *s, struct bench_vcell *out)
 	hooks.ctx = &p;
 	if (!err)
 		err = tlbgen_system__set_trace(sys, &hooks);
-	/* No warmup: the first read is the start, all zero. */
+	/*
+	 * No warmup: the first read is the start, all zero, and the second is
+	 * the host's once every program has stopped - the whole run, every
+	 * op any task finished, over the run's length.
+	 */
 	p.snaps = !warm;
+	if (!warm)
+		p.snap_at[1] = UINT64_MAX;
 	for (unsigned int c = 0; !err && c < s->threads; c++)
 		err = tlbgen_cpu__spawn(sys, c, vprog, &p);
 	if (!err)
@@ -209,10 +216,22 @@ int bench_vcell_run(const struct bench_vspec *s, struct bench_vcell *out)
 	for (unsigned int c = 0; p.task && c < s->threads; c++)
 		if (!tlbgen_cpu__join(sys, c, &ret) && ret && !err)
 			err = ret;
-	/* Both reads come before any program stops; a program that returned
-	 * early (an error) leaves them untaken. */
-	if (!err && p.snaps < 2)
+	if (!err && !warm)
+		take_snap(sys, &p, until);
+	/*
+	 * After a warmup both reads come before any program stops, unless no
+	 * program ended an op past the end: every task was asleep on a lock
+	 * at the deadline, or went to sleep after it (each op then returns 1
+	 * unfinished). The host reads then, at the deadline: the ops finished
+	 * are all counted.
+	 */
+	if (!err && p.snaps == 1)
+		take_snap(sys, &p, until);
+	if (!err && p.snaps < 2) {
+		fprintf(stderr, "tlbgen-bench: %u threads: the warmup's read was never taken: no "
+				"op ended past %g ms\n", s->threads, s->warm_ms);
 		err = -ERANGE;
+	}
 	/* One op that ends past both reads leaves a window with nothing in it:
 	 * a cell shorter than an op. */
 	if (!err && (p.snap[1].ops == p.snap[0].ops || p.snap[1].clock <= p.snap[0].clock)) {

@@ -182,6 +182,9 @@ static int seed001_run(struct bench_env *e)
 		e->jobs = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (bench_check_threads(e))
 		return 2;
+	/* No warmup unless asked: the whole run is measured. */
+	if (!e->warmup_given)
+		e->warmup_ms = 0;
 	spec.warm_ms = e->warmup_ms;
 	spec.ms = e->ms;
 	bench_vtable_header(e, &t, false);
@@ -195,9 +198,13 @@ static int seed001_run(struct bench_env *e)
 	       "stale IPIs/flush", "asleep", "viol");
 	for (unsigned int i = 0; i < e->nthreads && !ret; i++) {
 		struct bench_vrow r;
+		int err;
 
 		spec.threads = e->threads[i];
-		if (bench_vrow_run(e, &spec, &r)) {
+		err = bench_vrow_run(e, &spec, &r);
+		if (err) {
+			fprintf(stderr, "tlbgen-bench: seed001: %u threads: %s\n", spec.threads,
+				strerror(-err));
 			ret = 1;
 			break;
 		}

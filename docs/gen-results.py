@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """docs/gen-results.py - the measured tables of docs/seeds.md and
-docs/performance.md and docs/replay.md, generated from the committed reference runs under
+docs/performance.md, docs/replay.md and the README, generated from the committed reference runs under
 docs/reference/ (each a tlbgen-bench results directory: results.json and
 meta.json). The prose around the tables is written by hand; each table sits
 between markers naming its run and how to draw it:
@@ -40,7 +40,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REF = os.path.join(ROOT, "docs", "reference")
-DOCS = [os.path.join(ROOT, "docs", d) for d in ("seeds.md", "performance.md", "replay.md")]
+DOCS = [os.path.join(ROOT, "docs", d) for d in ("seeds.md", "performance.md", "replay.md")] + \
+    [os.path.join(ROOT, "README.md")]
 BLOCK = re.compile(r"(<!-- BEGIN reference (\S+) (\S+)((?: \S+=\S+)*) -->\n)(.*?)(<!-- END reference -->)",
                    re.S)
 

@@ -12,13 +12,16 @@
  *    sharers per cacheline) charges a cache-to-cache transfer when the line
  *    is held elsewhere, a hit otherwise;
  *  - ipi_send / ipi_receive: interrupt send and entry costs, arrival time;
- *  - flush: INVLPG per page, or a full flush.
+ *  - flush: INVLPG per page, or a full flush;
+ *  - flush done (tlbgen_system__set_flush_done()): an initiator resumes
+ *    after its last target's ack, learnt without polling every CPU.
  * TLB misses (tlbgen_access() returning 0) cost a page walk.
  *
  * It runs the same seeded program under two profiles and prints simulated
  * time and line transfers side by side. As a self-check it verifies that
- * the hooks saw exactly the events the library counted, that the oracle
- * stayed quiet, and that cpumask trimming followed the injected clock.
+ * the hooks saw exactly the events the library counted (and a completion
+ * for every flush started), that the oracle stayed quiet, and that cpumask
+ * trimming followed the injected clock.
  *
  * Usage: simulator [--seed N] [--ops N] [PROFILE_A [PROFILE_B]]
  * Exit: 0 on success, 1 when a self-check fails, 2 on bad arguments.
@@ -75,6 +78,10 @@ struct sim {
 	uint64_t transfers[TLBGEN_LINE_NR], accesses[TLBGEN_LINE_NR];
 	uint64_t gen_reads, gen_rmws, ipis_sent, ipis_received;
 	uint64_t flushes[4], pages;
+	/* Flushes each CPU started and saw complete (tlbgen_system__set_flush_done()):
+	 * a CPU is waiting while they differ, no polling of the library needed. */
+	uint64_t flush_started[NR_CPUS], flush_done[NR_CPUS];
+	bool delivering;		/* inside tlbgen_deliver() on `cur` */
 };
 
 static struct line *line_get(struct sim *s, uintptr_t id, enum tlbgen_line kind)
@@ -192,6 +199,17 @@ struct run_result {
 	int checks_failed;
 };
 
+/* An initiator's last ack came in: it resumes after it (completion inside
+ * its own flush call, with nothing to wait for, costs no ack). */
+static void on_flush_done(void *ctx, unsigned int initiator)
+{
+	struct sim *s = ctx;
+
+	s->flush_done[initiator]++;
+	if (s->delivering && s->t[initiator] < s->t[s->cur] + COST_ACK)
+		s->t[initiator] = s->t[s->cur] + COST_ACK;
+}
+
 static int check(struct run_result *r, const char *what, uint64_t hook, uint64_t lib)
 {
 	if (hook == lib)
@@ -221,7 +239,8 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 	memset(r, 0, sizeof(*r));
 	if ((err = tlbgen_system__create(&o, &s.sys)))
 		return err;
-	if ((err = tlbgen_system__set_trace(s.sys, &hooks)))
+	if ((err = tlbgen_system__set_trace(s.sys, &hooks)) ||
+	    (err = tlbgen_system__set_flush_done(s.sys, on_flush_done, &s)))
 		goto out;
 	for (unsigned int i = 0; i < NR_MMS; i++)
 		if ((err = tlbgen_mm__create(s.sys, NR_PAGES, &mm[i])))
@@ -244,7 +263,7 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 				ev = s.t[c] > s.arrival[c] ? s.t[c] : s.arrival[c];
 				if (ev < best)
 					best = ev, cpu = (int)c, deliver = 1;
-			} else if (done < ops && tlbgen_cpu__is_waiting(s.sys, c) == 0 &&
+			} else if (done < ops && s.flush_started[c] == s.flush_done[c] &&
 				   s.t[c] < best) {
 				best = s.t[c], cpu = (int)c, deliver = 0;
 			}
@@ -257,17 +276,10 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 		s.t[cpu] = best;
 
 		if (deliver) {
-			bool was_waiting[NR_CPUS];
-
-			for (unsigned int c = 0; c < NR_CPUS; c++)
-				was_waiting[c] = tlbgen_cpu__is_waiting(s.sys, c) == 1;
 			s.t[cpu] += COST_IRQ_ENTRY;
+			s.delivering = true;	/* completions now: on_flush_done() */
 			tlbgen_deliver(s.sys, (unsigned int)cpu);
-			/* Initiators whose last ack just came in resume after it. */
-			for (unsigned int c = 0; c < NR_CPUS; c++)
-				if (was_waiting[c] && tlbgen_cpu__is_waiting(s.sys, c) == 0 &&
-				    s.t[c] < s.t[cpu] + COST_ACK)
-					s.t[c] = s.t[cpu] + COST_ACK;
+			s.delivering = false;
 			continue;
 		}
 
@@ -278,16 +290,20 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 		unsigned long addr = ((r1 % NR_PAGES) << TLBGEN_PAGE_SHIFT);
 		unsigned long end = addr + ((1 + (r1 >> 32) % 4) << TLBGEN_PAGE_SHIFT);
 		int ret = 0;
+		bool flush = true;	/* the op is a flush (completion reported) */
 
 		if (end > NR_PAGES << TLBGEN_PAGE_SHIFT)
 			end = NR_PAGES << TLBGEN_PAGE_SHIFT;
 		done++;
 		s.t[cpu] += COST_OP + (r1 >> 16) % THINK_MAX;
 		if (kind < 15) {
+			flush = false;
 			ret = tlbgen_switch_mm(s.sys, (unsigned int)cpu, (r0 >> 20) % 8 ? m : NULL);
 		} else if (kind < 22) {
+			flush = false;
 			ret = tlbgen_enter_lazy_tlb(s.sys, (unsigned int)cpu);
 		} else if (kind < 70) {
+			flush = false;
 			for (unsigned int k = 0; k < 8; k++) {
 				unsigned long a = ((addr >> TLBGEN_PAGE_SHIFT) + k) % NR_PAGES;
 
@@ -304,7 +320,8 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 			tlbgen_pte_change(s.sys, (unsigned int)cpu, m, addr);
 			tlbgen_arch_tlbbatch_add_pending(s.sys, (unsigned int)cpu, batch[cpu], m,
 							 addr, addr + TLBGEN_PAGE_SIZE);
-			if ((r0 >> 40) % 4 == 0)
+			flush = (r0 >> 40) % 4 == 0;
+			if (flush)
 				ret = tlbgen_arch_tlbbatch_flush(s.sys, (unsigned int)cpu,
 								 batch[cpu]);
 		} else {
@@ -318,6 +335,8 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 			err = ret;
 			goto out;
 		}
+		if (flush && ret == 0)
+			s.flush_started[cpu]++;
 	}
 
 	tlbgen_stats__system(s.sys, r->stats, TLBGEN_STAT_NR);
@@ -333,6 +352,10 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 
 	/* Self-checks: the hooks are the same trace the counters come from. */
 	check(r, "ipi_send", s.ipis_sent, r->stats[TLBGEN_STAT_IPI_SENT]);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		check(r, "flush completions", s.flush_done[c], s.flush_started[c]);
+		check(r, "waiting at the end", (uint64_t)tlbgen_cpu__is_waiting(s.sys, c), 0);
+	}
 	check(r, "ipi_receive", s.ipis_received, r->stats[TLBGEN_STAT_IPI_RECEIVED]);
 	check(r, "tlb_gen reads", s.gen_reads, r->stats[TLBGEN_STAT_TLB_GEN_READ]);
 	check(r, "tlb_gen RMWs", s.gen_rmws, r->stats[TLBGEN_STAT_TLB_GEN_RMW]);

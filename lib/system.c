@@ -94,6 +94,7 @@ static void system_free(struct tlbgen_system *sys)
 	free(sys->flush_recs);
 	tlbgen__arena_destroy(&sys->arena);
 	pthread_mutex_destroy(&sys->lock);
+	tlbgen__line_ids_destroy(&sys->line_ids);
 	sys->magic = 0;
 	free(sys);
 }
@@ -175,6 +176,13 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	if (o.runtime)
 		TLBGEN_OPTS_COPY(&sys->rt_opts, o.runtime);
 	pthread_mutex_init(&sys->lock, NULL);
+	tlbgen__line_ids_init(&sys->line_ids);
+	/* Threaded: first touches follow the real interleaving, so ordinals
+	 * would not repeat anyway, and their table would serialise every
+	 * traced access of every CPU thread. Stepped and virtual time run on
+	 * the one host thread: no lock. */
+	sys->line_ids.addresses = o.mode == TLBGEN_MODE_THREADED;
+	sys->line_ids.shared = o.mode == TLBGEN_MODE_THREADED;
 	tlbgen__arena_init(&sys->arena);
 
 	err = -ENOMEM;
@@ -271,6 +279,29 @@ TLBGEN_API int tlbgen_system__set_trace(struct tlbgen_system *sys,
 		TLBGEN_OPTS_COPY(&o, ops);
 	sys->trace = o;
 	sys->tracing = ops != NULL;
+	return 0;
+}
+
+TLBGEN_API int tlbgen_system__set_line_ids(struct tlbgen_system *sys, enum tlbgen_line_ids ids)
+{
+	if (!tlbgen__sys_valid(sys) ||
+	    (ids != TLBGEN_LINE_IDS_STABLE && ids != TLBGEN_LINE_IDS_ADDRESS))
+		return -EINVAL;
+	if (tlbgen__check_quiescent(sys))
+		return -EBUSY;
+	sys->line_ids.addresses = ids == TLBGEN_LINE_IDS_ADDRESS;
+	return 0;
+}
+
+TLBGEN_API int tlbgen_system__set_flush_done(struct tlbgen_system *sys, tlbgen_flush_done_fn fn,
+					     void *ctx)
+{
+	if (!tlbgen__sys_valid(sys))
+		return -EINVAL;
+	if (tlbgen__check_quiescent(sys))
+		return -EBUSY;
+	sys->flush_done = fn;
+	sys->flush_done_ctx = fn ? ctx : NULL;
 	return 0;
 }
 

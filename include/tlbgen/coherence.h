@@ -110,11 +110,7 @@ TLBGEN_API long tlbgen_coherence__nr_lines(const struct tlbgen_coherence *c);
  */
 TLBGEN_API int tlbgen_coherence__reset(struct tlbgen_coherence *c, bool forget_lines);
 
-/*
- * tlbgen_line_name - short name of a line kind ("tlb_gen"), NULL if out of
- * range. Thread-safe.
- */
-TLBGEN_API const char *tlbgen_line_name(enum tlbgen_line line);
+/* tlbgen_line_name() is declared in tlbgen/trace.h, included above. */
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,16 @@ enum tlbgen_flush_kind {
 
 struct tlbgen_trace_ops {
 	size_t sz;	/* sizeof(struct tlbgen_trace_ops) */
-	/* `cpu` touched cacheline `id` (stable, unique per line) of kind `line`. */
+	/*
+	 * `cpu` touched cacheline `id` of kind `line`. In stepped and
+	 * virtual-time mode `id` is by default the line's ordinal times 64:
+	 * the n-th distinct line this system traced is n * 64 (never 0), so
+	 * a run's trace is identical in every process; in threaded mode it is
+	 * by default the line's address. See tlbgen_system__set_line_ids().
+	 * Either way an id names one line. One line may be
+	 * reported under two kinds (tlb_gen and next_trim_cpumask share
+	 * mm->context's line).
+	 */
 	void (*line_access)(void *ctx, unsigned int cpu, enum tlbgen_line line,
 			    uintptr_t id, enum tlbgen_access_op op);
 	/* `from` raised an IPI to `to` (queue went empty -> non-empty). */
@@ -62,6 +71,73 @@ struct tlbgen_trace_ops {
  */
 TLBGEN_API int tlbgen_system__set_trace(struct tlbgen_system *sys,
 					const struct tlbgen_trace_ops *ops);
+
+/* What the `id` of line_access() is. */
+enum tlbgen_line_ids {
+	/*
+	 * Ordinals: the n-th distinct cacheline the system traced since it was
+	 * created is n * 64. Lines of a destroyed mm are forgotten, so a new mm
+	 * gets new ids even where the allocator reuses the memory. Identical
+	 * across processes for the same stepped (or virtual-time) run. The
+	 * default in stepped and virtual-time mode. In threaded mode the order
+	 * lines are first touched follows the real interleaving, and the
+	 * table behind the ordinals is shared by every CPU thread under a lock.
+	 */
+	TLBGEN_LINE_IDS_STABLE = 0,
+	/* The line's address in this process (cacheline-aligned): the default
+	 * in threaded mode (no lock on the hook path), and for studying the
+	 * model's own memory layout (false sharing, cache-set strides). */
+	TLBGEN_LINE_IDS_ADDRESS,
+};
+
+/*
+ * tlbgen_system__set_line_ids - choose what line_access() reports as a
+ * line's id (default: TLBGEN_LINE_IDS_STABLE, in threaded mode
+ * TLBGEN_LINE_IDS_ADDRESS). Switching keeps the ordinals already handed out.
+ * Errors: -EINVAL (NULL sys, unknown `ids`), -EBUSY while a flush is in
+ * flight or threads are attached. Not thread-safe against operations on
+ * `sys`: call it before the run, like tlbgen_system__set_trace().
+ */
+TLBGEN_API int tlbgen_system__set_line_ids(struct tlbgen_system *sys, enum tlbgen_line_ids ids);
+
+/*
+ * A flush that `initiator` started has completed: every CPU it had to
+ * interrupt ran flush_tlb_func() and released its csd, and the initiator's
+ * own end of the flush (the kernel's put_flush_tlb_info() and what follows)
+ * is done. The initiator accepts operations again.
+ */
+typedef void (*tlbgen_flush_done_fn)(void *ctx, unsigned int initiator);
+
+/*
+ * tlbgen_system__set_flush_done - install (or with NULL fn remove) the
+ * flush-completion callback, so an event loop learns when an initiator
+ * stops waiting without polling tlbgen_cpu__is_waiting() on every CPU.
+ *
+ * Called exactly once per flush that goes through the cross-CPU call engine
+ * (flush_tlb_mm_range(), flush_tlb_kernel_range(), arch_tlbbatch_flush() and
+ * their tlbgen_* wrappers, on x86 and riscv), whether or not it sent IPIs:
+ *  - stepped mode: from the tlbgen_deliver*()/tlbgen_step() call in which the
+ *    last target released its csd, or, when no target was left to wait
+ *    for, from within the flush call itself before it returns;
+ *  - threaded and virtual-time mode: on the initiator (its thread, or its
+ *    virtual CPU) after its csd_lock_wait() ends.
+ * INVLPGB flushes on x86 are included (they end in the same wait). Not
+ * called for tlbgen_smp_call_function_single(), nor on arm64 and powerpc,
+ * whose broadcast flushes complete within the call and leave no CPU waiting.
+ * The callback must not start operations on `sys` (it runs inside one);
+ * queries (tlbgen_cpu__is_waiting(), tlbgen_stats__cpu(), ...) are fine.
+ * Errors: -EINVAL (NULL sys), -EBUSY while a flush is in flight or threads
+ * are attached. Not thread-safe against operations on `sys`: call it before
+ * the run. In threaded mode the callback runs on several threads at once.
+ */
+TLBGEN_API int tlbgen_system__set_flush_done(struct tlbgen_system *sys, tlbgen_flush_done_fn fn,
+					     void *ctx);
+
+/*
+ * tlbgen_line_name - short name of a line kind ("tlb_gen"), NULL if out of
+ * range. Thread-safe.
+ */
+TLBGEN_API const char *tlbgen_line_name(enum tlbgen_line line);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,8 @@ static inline void tlbgen__trace_line(struct tlbgen_system *sys, unsigned int cp
 	uintptr_t id = (uintptr_t)addr & ~(uintptr_t)(TLBGEN_CACHELINE - 1);
 
 	if (unlikely(sys->tracing) && sys->trace.line_access)
-		sys->trace.line_access(sys->trace.ctx, cpu, line, id, op);
+		sys->trace.line_access(sys->trace.ctx, cpu, line,
+				       tlbgen__line_id(&sys->line_ids, id), op);
 	if (unlikely(sys->exec))
 		sys->exec->access(sys, cpu, line, id, op);
 }

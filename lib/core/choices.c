@@ -293,18 +293,26 @@ static const struct tlbgen_choice *find_choice(const char *name, size_t len)
 	return NULL;
 }
 
+/* "a|b|c", or "an integer >= 0". */
+static void format_values(const struct tlbgen_choice *c, char *vals, size_t size)
+{
+	size_t off = 0;
+
+	vals[0] = 0;
+	if (!c->values)
+		snprintf(vals, size, "an integer >= 0");
+	for (const struct tlbgen_choice_value *v = c->values; v && v->name && off < size; v++)
+		off += (size_t)snprintf(vals + off, size - off, "%s%s",
+					v == c->values ? "" : "|", v->name);
+}
+
 static void list_choices(void)
 {
 	tlbgen__pr(TLBGEN_WARN, "tlbgen: valid choices:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(choices); i++) {
-		char vals[256] = "";
-		size_t off = 0;
+		char vals[256];
 
-		if (!choices[i].values)
-			snprintf(vals, sizeof(vals), "an integer >= 0");
-		for (const struct tlbgen_choice_value *v = choices[i].values; v && v->name; v++)
-			off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s%s",
-						v == choices[i].values ? "" : "|", v->name);
+		format_values(&choices[i], vals, sizeof(vals));
 		tlbgen__pr(TLBGEN_WARN, "  %s = %s  (%s)\n", choices[i].name, vals, choices[i].help);
 	}
 }
@@ -357,8 +365,14 @@ int tlbgen__profile_set_one(struct tlbgen_profile *p, const char *key, size_t kl
 			*(int *)field(p, c) = v->value;
 		return 0;
 	}
-	tlbgen__pr(TLBGEN_WARN, "tlbgen: unknown value '%s' for choice %s\n", vbuf, c->name);
-	list_choices();
+	/* Only this choice's values: the key was right. */
+	{
+		char vals[256];
+
+		format_values(c, vals, sizeof(vals));
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: choice %s: unknown value '%s'; valid values: "
+			   "%s  (%s)\n", c->name, vbuf, vals, c->help);
+	}
 	return -ENOENT;
 }
 

@@ -23,6 +23,7 @@
 #include "../base/cpumask.h"
 #include "../base/rankmap.h"
 #include "kword.h"
+#include "lineid.h"
 #include "profile.h"
 
 #define TLBGEN_SYS_MAGIC	0x544c4253u	/* "TLBS" */
@@ -396,6 +397,9 @@ struct tlbgen_system {
 
 	struct tlbgen_trace_ops trace;
 	bool tracing;
+	struct tlbgen_line_idmap line_ids;	/* the ids trace hooks see */
+	tlbgen_flush_done_fn flush_done;	/* tlbgen_system__set_flush_done() */
+	void *flush_done_ctx;
 
 	atomic_int waiting_cpus;		/* initiators in flight */
 	atomic_int attached_cpus;		/* threaded: attached threads */

@@ -271,6 +271,9 @@ void tlbgen__smp_wait_done(struct tlbgen_system *sys, unsigned int cpu)
 	c->priv.done = NULL;
 	if (done)
 		done(sys, cpu, c->priv.done_arg);
+	/* Only a flush has a completion (a call_function_single has none). */
+	if (done && sys->flush_done)
+		sys->flush_done(sys->flush_done_ctx, cpu);
 }
 
 /*

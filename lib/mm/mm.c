@@ -61,6 +61,12 @@ int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct t
 
 void tlbgen__mm_free(struct tlbgen_mm *mm)
 {
+	struct tlbgen_system *sys = mm->priv.sys;
+
+	/* The next mm allocated here is another object: new trace line ids. */
+	if (sys)
+		tlbgen__line_ids_forget(&sys->line_ids, mm, sizeof(struct tlbgen_mm) +
+				       sys->mask_longs * sizeof(atomic_ulong));
 	mm->priv.magic = 0;
 	free(mm->mmap_lock.q);
 	free(mm->mmap_lock.q_write);

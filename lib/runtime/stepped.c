@@ -42,6 +42,8 @@ static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
 	c->priv.run_remote = false;
 	if (done)
 		done(sys, cpu, c->priv.done_arg);
+	if (done && sys->flush_done)
+		sys->flush_done(sys->flush_done_ctx, cpu);
 }
 
 /*

@@ -78,7 +78,14 @@ TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct 
 		err = tlbgen__wl_down_write(wl, cpu, mm);
 	if (err)
 		return err;
-	err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, free_tables);
+	/*
+	 * The VMA's teardown (detach, unmap_region(), remove_vma()): no figure
+	 * of its own, charged as one zap (an estimate, as mmap()'s setup is one
+	 * fault's work). The PTEs' own zaps follow, one per page it freed.
+	 */
+	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
+	if (!err)
+		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, free_tables);
 	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
 }
 

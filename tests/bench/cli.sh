@@ -128,6 +128,17 @@ rm -rf "$tmp/tlbgen-results"
 "$bench" tlb_flush1 --rounds 3x >out 2>err
 [ $? -eq 2 ] && [ "$(wc -l <err)" -le 2 ] && grep -q -- "--rounds.*'3x'" err &&
 	echo "ok: bad value: $(head -n 1 err)" || { no "bad value: want 2 short lines"; cat err; }
+# A bad value for a known choice: that choice's values, not every choice's.
+"$bench" --no-out tlb_flush1 -p v6.0:ipi_cond=bogus --mode stepped --ops 10 -t 2 >out 2>err
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <err)" -le 2 ] && grep -q "ipi_cond.*'bogus'" err &&
+	grep -q "tlb_is_not_lazy|should_flush_tlb" err && ! grep -q "early_return" err &&
+	echo "ok: bad choice value: $(head -c 100 err)" || { no "bad choice value: exit $rc"; cat err; }
+# An unknown choice name: the valid names are every choice.
+"$bench" --no-out tlb_flush1 -p v6.0:no_such_choice=1 --mode stepped --ops 10 -t 2 >out 2>err
+rc=$?
+[ $rc -eq 2 ] && grep -q "unknown choice 'no_such_choice'" err && grep -q "early_return" err &&
+	echo "ok: unknown choice lists the choices" || { no "unknown choice: exit $rc"; cat err; }
 # Threaded timings on a host with fewer CPUs than tasks, or under a
 # hypervisor, are recorded as not meaningful, with why (the headline's
 # note prints from this record).

@@ -366,7 +366,7 @@ static void queue_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintp
 /*
  * Targets reached in any order touch the same fields of every CPU: blocks
  * 2^k lines apart would put one field of every CPU in one cache set of 2^k.
- * Each delivery shows its own queue's line (trace ids are addresses):
+ * Each delivery shows its own queue's line (address ids asked for):
  * consecutive CPUs' lines, where they sit side by side, must be an odd
  * number of lines apart, whatever struct tlbgen_cpu's size.
  */
@@ -379,6 +379,7 @@ static void test_cpu_lines_odd_stride(void **state)
 	unsigned int pairs = 0;
 
 	(void)state;
+	assert_int_equal(tlbgen_system__set_line_ids(sys, TLBGEN_LINE_IDS_ADDRESS), 0);
 	assert_int_equal(tlbgen_system__set_trace(sys, &ops), 0);
 	assert_int_equal(tlbgen_flush_tlb_page(sys, 0, mm, 0), 0);
 	for (unsigned int cpu = 1; cpu < NR; cpu++)
