@@ -133,6 +133,7 @@ static void teardown(struct xctx *x)
 {
 	if (!x->sys)
 		return;
+	xpl_preempt_settle(x->sys, x->cfg->nr_cpus);
 	tlbgen_run_until_idle(x->sys);
 	for (unsigned int c = 0; c < XPL_MAX_CPUS; c++) {
 		if (x->batch[c])

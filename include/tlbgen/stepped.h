@@ -83,7 +83,9 @@ TLBGEN_API int tlbgen_cpu__is_waiting(const struct tlbgen_system *sys, unsigned 
  * flush_tlb_info=stack: with per-cpu ones the task that runs reuses them,
  * the race those commits close. A csd the new task needs that the waiter
  * still holds is taken by its target first (csd_lock() blocks until then).
- * One waiter per CPU. Returns 0; -EINVAL (bad arguments, not stepped);
+ * One waiter per CPU. Until it resumed and its wait ended it is in
+ * flight: tlbgen_system__destroy() and set_choices refuse with -EBUSY.
+ * Returns 0; -EINVAL (bad arguments, not stepped);
  * -EOPNOTSUPP (the profile keeps preemption off in the wait); -ENOENT
  * (nothing waits on `cpu`); -EPERM (this wait holds preemption off);
  * -EBUSY (a waiter is already preempted on `cpu`, or a program runs it);
