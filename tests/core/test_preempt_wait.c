@@ -137,6 +137,9 @@ static void test_csd_lock_blocks_for_waiter(void **state)
 	assert_int_equal(tlbgen_cpu__pending_calls(t.sys, 1), 1);	/* B's */
 	assert_int_equal(tlbgen_access(t.sys, 1, PG(5)), 0);	/* A's flush ran */
 	assert_int_equal(tlbgen_deliver(t.sys, 1), 1);
+	/* Nobody waits now, but the waiter put aside is still in flight. */
+	assert_int_equal(tlbgen_system__set_choices(t.sys, "smp_cfd_mask=per-cpu"), -EBUSY);
+	assert_int_equal(tlbgen_system__destroy(t.sys), -EBUSY);
 	assert_int_equal(tlbgen_cpu__resume_waiter(t.sys, 0), 0);
 	assert_int_equal(tlbgen_cpu__is_waiting(t.sys, 0), 0);	/* all answered */
 	assert_int_equal(tlbgen_oracle__violations(t.sys), 0);
