@@ -13,6 +13,7 @@
 #include <tlbgen/tlbgen.h>
 
 #include "explore_internal.h"
+#include "explore_preempt.h"
 
 int xpl_verbose;
 
@@ -28,6 +29,7 @@ static const char *const xop_names[XOP_NR] = {
 	[XOP_STEP] = "step",			[XOP_CLOCK] = "clock_advance",
 	[XOP_UNMAP_ONE] = "try_to_unmap_one",	[XOP_UNMAP_FLUSH] = "try_to_unmap_flush",
 	[XOP_BATCHED_PENDING] = "flush_tlb_batched_pending",
+	[XOP_PREEMPT] = "preempt_waiter",
 };
 
 const char *xop_name(unsigned int kind)
@@ -113,6 +115,7 @@ void xpl__teardown(struct xctx *x)
 {
 	if (!x->sys)
 		return;
+	xpl_preempt_settle(x->sys, x->cfg->nr_cpus);
 	tlbgen_run_until_idle(x->sys);
 	for (unsigned int c = 0; c < XPL_MAX_CPUS; c++) {
 		if (x->batch[c])
@@ -261,7 +264,7 @@ bool xpl__is_cpu_op(unsigned int kind)
 {
 	switch (kind) {
 	case XOP_DELIVER: case XOP_DELIVER_FROM: case XOP_STEP: case XOP_CLOCK:
-	case XOP_PTE_CHANGE:
+	case XOP_PTE_CHANGE: case XOP_PREEMPT:
 		return false;
 	default:
 		return true;
@@ -373,6 +376,10 @@ long xpl__exec_op(struct xctx *x, const struct xop *o)
 	case XOP_BATCHED_PENDING:
 		ret = tlbgen_flush_tlb_batched_pending(sys, cpu, mm, NULL);
 		break;
+	case XOP_PREEMPT:
+		if (xpl_preempt_op(sys, cpu, &ret))
+			fail(x, XF_ERRNO, "preempt_waiter(%u) returned %ld", cpu, ret);
+		return ret;
 	}
 	if ((o->kind == XOP_BATCH_ADD || o->kind == XOP_BATCH_FLUSH) && !x->batching &&
 	    !waiting) {
@@ -398,7 +405,8 @@ long xpl__exec_op(struct xctx *x, const struct xop *o)
 
 void xpl__final_audit(struct xctx *x)
 {
-	if (tlbgen_run_until_idle(x->sys) < 0) {
+	if (xpl_preempt_settle(x->sys, x->cfg->nr_cpus) ||
+	    tlbgen_run_until_idle(x->sys) < 0) {
 		fail(x, XF_ERRNO, "run_until_idle failed");
 		return;
 	}

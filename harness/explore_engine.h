@@ -48,6 +48,7 @@ enum xop_kind {
 	XOP_UNMAP_ONE,		/* cpu, mm, a = page; flags: BATCH (defer), DIRTY */
 	XOP_UNMAP_FLUSH,	/* cpu; flags: DIRTY -> try_to_unmap_flush_dirty */
 	XOP_BATCHED_PENDING,	/* cpu, mm: flush_tlb_batched_pending */
+	XOP_PREEMPT,		/* cpu: preempt its waiting task, or resume it (explore_preempt.h) */
 	XOP_NR
 };
 

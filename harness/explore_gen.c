@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explore_internal.h"
+#include "explore_preempt.h"
 
 /* ---- generator -------------------------------------------------------- */
 
@@ -150,6 +151,8 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		o->kind = XOP_STEP;
 		return;
 	}
+	if (xpl_preempt_gen(x->sys, n, nm, &g->s, explore_rn, o))
+		return;
 
 	unsigned int r = explore_rn(&g->s, 100);
 	unsigned int kind =

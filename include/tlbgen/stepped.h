@@ -69,6 +69,44 @@ TLBGEN_API int tlbgen_stepped__run(struct tlbgen_system *sys, uint64_t steps);
 /* tlbgen_cpu__is_waiting - 1 if `cpu` waits for acknowledgements, else 0. */
 TLBGEN_API int tlbgen_cpu__is_waiting(const struct tlbgen_system *sys, unsigned int cpu);
 
+/*
+ * tlbgen_cpu__preempt_waiter - the task of `cpu`, waiting in csd_lock_wait()
+ * for its targets (tlbgen_cpu__is_waiting() == 1), is preempted: another
+ * task runs on `cpu`, which takes operations again, its own flushes and
+ * calls included, while the first task's csds stay outstanding. Possible
+ * where the profile enables preemption before the wait (smp_wait_preempt=on,
+ * 8df8a6028309) and the waiting operation holds none: flush_tlb_mm_range()
+ * needs flush_multi_preempt=on too (a5a162fe1ae1); smp_call_function_single(),
+ * the kernel-range and the batch flush are not preemptible in the model.
+ * The waiter keeps its done/waiting state, its wait mask only under
+ * smp_cfd_mask=task-local and its flush_tlb_info only under
+ * flush_tlb_info=stack: with per-cpu ones the task that runs reuses them,
+ * the race those commits close. A csd the new task needs that the waiter
+ * still holds is taken by its target first (csd_lock() blocks until then).
+ * One waiter per CPU. Until it resumed and its wait ended it is in
+ * flight: tlbgen_system__destroy() and set_choices refuse with -EBUSY.
+ * Returns 0; -EINVAL (bad arguments, not stepped);
+ * -EOPNOTSUPP (the profile keeps preemption off in the wait); -ENOENT
+ * (nothing waits on `cpu`); -EPERM (this wait holds preemption off);
+ * -EBUSY (a waiter is already preempted on `cpu`, or a program runs it);
+ * -ENOMEM. On error nothing changes. Not thread-safe (stepped mode).
+ */
+TLBGEN_API int tlbgen_cpu__preempt_waiter(struct tlbgen_system *sys, unsigned int cpu);
+
+/*
+ * tlbgen_cpu__resume_waiter - the task tlbgen_cpu__preempt_waiter() put
+ * aside runs again, in csd_lock_wait() over the mask it walks: the wait
+ * ends now if every csd in that mask is unlocked (with a per-cpu mask,
+ * whatever the other task left there), else when the last one is. Returns
+ * 0; -EINVAL; -ENOENT (no waiter preempted on `cpu`); -EBUSY (the task
+ * running on `cpu` waits itself). On error nothing changes.
+ */
+TLBGEN_API int tlbgen_cpu__resume_waiter(struct tlbgen_system *sys, unsigned int cpu);
+
+/* tlbgen_cpu__preempted_waiter - 1 if a waiter is preempted on `cpu`, else
+ * 0; -EINVAL (bad arguments, not stepped). */
+TLBGEN_API int tlbgen_cpu__preempted_waiter(const struct tlbgen_system *sys, unsigned int cpu);
+
 /* tlbgen_cpu__pending_calls - number of calls queued on `cpu`. */
 TLBGEN_API int tlbgen_cpu__pending_calls(const struct tlbgen_system *sys, unsigned int cpu);
 

@@ -11,7 +11,8 @@ static void tlbbatch_finish(struct tlbgen_system *sys, unsigned int cpu, void *a
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	for (unsigned int i = 0; i < b->nr_cover; i++) {
-		tlbgen__oracle_cover_full(sys, b->cover[i].mm, b->cover[i].seq, c->info.oracle.id);
+		tlbgen__oracle_cover_full(sys, b->cover[i].mm, b->cover[i].seq,
+					   tlbgen__task_flush_info(sys, cpu)->oracle.id);
 		tlbgen__mm_unpin(b->cover[i].mm);
 	}
 	b->nr_cover = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* lib/asm-generic/tlbflush.c - flush bookkeeping every architecture shares. */
 #include "../core/access.h"
+#include "../core/preempted.h"
 #include "../core/irqflags.h"
 #include "../observers/oracle.h"
 #include "tlbflush.h"
@@ -12,7 +13,7 @@ struct tlbgen_flush_tlb_info *tlbgen__flush_info_init(struct tlbgen_system *sys,
 						      uint64_t new_tlb_gen)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
-	struct tlbgen_flush_tlb_info *info = &c->info;
+	struct tlbgen_flush_tlb_info *info = tlbgen__task_flush_info(sys, cpu);
 
 	c->priv.info_in_use = true;
 	tlbgen__flush_mm_publish(sys, cpu, mm);
@@ -27,6 +28,22 @@ struct tlbgen_flush_tlb_info *tlbgen__flush_info_init(struct tlbgen_system *sys,
 	info->trim_cpumask = 0;
 	info->oracle = (struct tlbgen_oracle_flush){ 0 };
 	return info;
+}
+
+/*
+ * The flush_tlb_info get_flush_tlb_info() hands the running task: the
+ * CPU's (3db6d5a5ecaf), also for a task that preempted a waiter; or, on
+ * the stack (ed15468787dd), a preempting task's own.
+ */
+struct tlbgen_flush_tlb_info *tlbgen__task_flush_info(struct tlbgen_system *sys,
+						      unsigned int cpu)
+{
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	struct tlbgen_preempted *p = c->priv.preempted;
+
+	if (unlikely(p) && p->active && sys->profile.flush_info_place == FLUSH_INFO_STACK)
+		return &p->info;
+	return &c->info;
 }
 
 void tlbgen__finish_flush(struct tlbgen_system *sys, unsigned int cpu, void *arg)

@@ -9,14 +9,20 @@
 
 #include "../kernel/smp.h"
 
-/* Fill this CPU's flush_tlb_info (the caller applied its ceiling). Not
- * reentrant (the kernel's flush_tlb_info_idx check): the entry points
- * refuse a new flush while one is in flight. */
+/* Fill the running task's flush_tlb_info (the caller applied its ceiling).
+ * Not reentrant (the kernel's flush_tlb_info_idx check): the entry points
+ * refuse a new flush while one is in flight, except in a task that
+ * preempted a waiter (stepped), which under flush_tlb_info=per-cpu reuses
+ * the waiter's. */
 struct tlbgen_flush_tlb_info *tlbgen__flush_info_init(struct tlbgen_system *sys,
 						      unsigned int cpu, struct tlbgen_mm *mm,
 						      unsigned long start, unsigned long end,
 						      unsigned int stride_shift, bool freed_tables,
 						      uint64_t new_tlb_gen);
+
+/* The running task's flush_tlb_info: the CPU's, or on the stack its own. */
+struct tlbgen_flush_tlb_info *tlbgen__task_flush_info(struct tlbgen_system *sys,
+						      unsigned int cpu);
 
 /* put_flush_tlb_info() and the oracle's end of the flush: a tlbgen_done_fn
  * run once every target answered. */

@@ -197,12 +197,12 @@ static const struct tlbgen_choice choices[] = {
 	  "without it issues INVLPGB with a non-zero PCID (#GP on hardware), one with it flushes "
 	  "by IPIs"),
 	E("flush_tlb_info", flush_info_place, info_place_v, "x86",
-	  "flush_tlb_mm_range()'s flush_tlb_info: this CPU's, used with preemption off "
-	  "(3db6d5a5ecaf), or on the caller's stack (ed15468787dd). Either is one line the "
-	  "initiator writes and each target reads; the model traces it as the initiator's"),
+	  "flush_tlb_mm_range()'s flush_tlb_info: this CPU's, preemption off (3db6d5a5ecaf), or "
+	  "the caller's stack (ed15468787dd); one line the initiator writes, each target reads. "
+	  "Stepped, a task run while a waiter is preempted rewrites a per-CPU one; on the stack, its own"),
 	B("flush_multi_preempt", flush_multi_preemptible, multi_preempt_v, "x86",
-	  "preemption re-enabled before flush_tlb_multi() (a5a162fe1ae1); one task per CPU in "
-	  "the model, so it changes no state"),
+	  "preemption on before flush_tlb_multi() (a5a162fe1ae1): with smp_wait_preempt, "
+	  "flush_tlb_mm_range()'s wait can be preempted (stepped); off, get_cpu() holds it off"),
 	E("invlpgb", invlpgb, invlpgb_v, "x86",
 	  "on a machine with INVLPGB (system opts): an mm active on more than 3 CPUs gets a global "
 	  "ASID and flush_tlb_mm_range() flushes it by INVLPGB + TLBSYNC instead of IPIs, the "
@@ -247,12 +247,12 @@ static const struct tlbgen_choice choices[] = {
 	  "smp_call_function_many_cond(): targets skipped by the condition stay in cfd->cpumask "
 	  "and csd_lock_wait() reads their csds (all-targets), or are cleared from it (5c3124975e15)"),
 	E("smp_cfd_mask", smp_cfd_mask, cfd_mask_v, "all",
-	  "smp_call_function_many_cond() builds the mask csd_lock_wait() walks in this CPU's "
-	  "cfd->cpumask, or in the calling task's own (9a560af15fd3). The model runs one task per "
-	  "CPU and a waiting CPU starts nothing, so both give the same state"),
+	  "the mask csd_lock_wait() walks: this CPU's cfd->cpumask, or the calling task's own "
+	  "(9a560af15fd3). Stepped, a task run while a waiter is preempted rewrites a per-CPU one, "
+	  "and the waiter's wait ends on what it left there"),
 	B("smp_wait_preempt", smp_wait_preemptible, wait_preempt_v, "all",
-	  "preemption re-enabled before csd_lock_wait() (8df8a6028309). The model runs one task "
-	  "per CPU: no other task is there to run, so it changes no state"),
+	  "preemption on before csd_lock_wait() (8df8a6028309): stepped, tlbgen_cpu__preempt_waiter() "
+	  "runs another task on a waiting CPU; threaded and virtual time have one task per CPU"),
 	L("ppc_tlb_single_page_flush_ceiling", ppc_tlb_single_page_flush_ceiling, "powerpc",
 	  "powerpc radix global (tlbie) ceiling in pages: 33 (debugfs)"),
 	L("ppc_tlb_local_single_page_flush_ceiling", ppc_tlb_local_single_page_flush_ceiling,

@@ -125,6 +125,8 @@ typedef void (*tlbgen_done_fn)(struct tlbgen_system *sys, unsigned int cpu, void
 #define TLBGEN_KVM_VCPU_PREEMPTED	(1U << 0)
 #define TLBGEN_KVM_VCPU_FLUSH_TLB	(1U << 1)
 
+struct tlbgen_preempted;	/* core/preempted.h */
+
 struct tlbgen_cpu {
 	struct tlbgen_tlb_state tlbstate;		/* cpu_tlbstate */
 	struct tlbgen_tlb_state_shared shared;		/* cpu_tlbstate_shared */
@@ -140,8 +142,9 @@ struct tlbgen_cpu {
 		uint64_t nr_flush_recs;	/* oracle: flushes this CPU has numbered */
 		_Atomic(struct tlbgen_mm *) flush_mm;	/* mm of the flush in flight, for mm__destroy */
 		bool waiting;		/* stepped: waiting for acknowledgements */
-		unsigned int outstanding;	/* stepped: csds not yet unlocked */
 		bool run_remote;
+		bool wait_preemptible;	/* stepped: that wait may be preempted */
+		unsigned int outstanding;	/* stepped: csds not yet unlocked */
 		tlbgen_done_fn done;
 		void *done_arg;
 		unsigned long *cfd_mask;	/* cfd->cpumask */
@@ -151,6 +154,7 @@ struct tlbgen_cpu {
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
 		struct tlbgen_invlpgb_ring *invlpgb;	/* INVLPGBs this CPU issued, not yet
 							 * completed by its TLBSYNC */
+		struct tlbgen_preempted *preempted;	/* stepped: a task preempted in its wait */
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
 	} __cacheline_aligned priv;
@@ -268,6 +272,8 @@ struct tlbgen_transport {
 	void (*csd_unlocked)(struct tlbgen_system *sys, unsigned int src);
 	/* IRQs went on at `cpu`: take IPIs that arrived meanwhile (may be NULL). */
 	void (*irq_enable)(struct tlbgen_system *sys, unsigned int cpu);
+	/* csd_lock() by `src` found its csd for `dst` locked: progress (NULL: spin). */
+	void (*csd_lock_wait)(struct tlbgen_system *sys, unsigned int src, unsigned int dst);
 	/* An operation is about to run on `cpu`: 0 or -EPERM/-EBUSY. */
 	int (*check_cpu)(const struct tlbgen_system *sys, unsigned int cpu);
 };

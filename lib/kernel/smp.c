@@ -98,11 +98,18 @@ static struct tlbgen_csd *tlbgen__csd(struct tlbgen_system *sys, unsigned int sr
 	return &tlbgen__cpu(sys, src)->priv.csds[dst];
 }
 
-/* csd_lock(): wait for our previous use of this csd, then take it. */
+/*
+ * csd_lock(): wait for our previous use of this csd, then take it. Since
+ * 8df8a6028309 that use can be another task's on this CPU, preempted in
+ * csd_lock_wait(): this one blocks until that callback ran.
+ */
 static void csd_lock(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_csd *csd)
 {
-	while (tlbgen__csd_locked(csd))
+	while (tlbgen__csd_locked(csd)) {
+		if (sys->transport->csd_lock_wait)
+			sys->transport->csd_lock_wait(sys, cpu, csd->dst);
 		tlbgen__irq_enable_point(sys, cpu);
+	}
 	tlbgen__csd_set_flags(csd, CSD_FLAG_LOCK);
 	tlbgen__smp_wmb(sys, cpu);	/* flags before the other csd fields */
 }
@@ -242,10 +249,17 @@ TLBGEN_API int tlbgen_smp_call_function_single(struct tlbgen_system *sys, unsign
 void tlbgen__smp_wait(struct tlbgen_system *sys, unsigned int cpu, tlbgen_done_fn done,
 		      void *arg)
 {
+	tlbgen__smp_wait_preemptible(sys, cpu, done, arg, false);
+}
+
+void tlbgen__smp_wait_preemptible(struct tlbgen_system *sys, unsigned int cpu,
+				  tlbgen_done_fn done, void *arg, bool preemptible)
+{
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
 	c->priv.done = done;
 	c->priv.done_arg = arg;
+	c->priv.wait_preemptible = preemptible;
 	sys->transport->wait(sys, cpu);
 }
 
@@ -276,6 +290,25 @@ void tlbgen__smp_wait_reads(struct tlbgen_system *sys, unsigned int cpu)
 		return;
 	for_each_bit(t, c->priv.cfd_mask, sys->nr_cpus)
 		tlbgen__csd_wait_read(sys, cpu, &c->priv.csds[t]);
+}
+
+/*
+ * csd_lock_wait() over the mask the running task walks, the last reads
+ * not traced (tlbgen__smp_wait_reads() makes them once it is over): for a
+ * transport that must know when the wait ends on that mask, whatever
+ * another task on this CPU left in it meanwhile.
+ */
+bool tlbgen__smp_mask_unlocked(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+	unsigned int t;
+
+	if (!c->priv.run_remote)
+		return true;
+	for_each_bit(t, c->priv.cfd_mask, sys->nr_cpus)
+		if (tlbgen__csd_locked(&c->priv.csds[t]))
+			return false;
+	return true;
 }
 
 /* csd_lock_wait() over cfd->cpumask, without blocking: all unlocked? */

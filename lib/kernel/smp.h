@@ -28,6 +28,12 @@ void tlbgen__smp_call_function_many_cond(struct tlbgen_system *sys, unsigned int
  * done(sys, cpu, arg) (now, or when the last target answers). */
 void tlbgen__smp_wait(struct tlbgen_system *sys, unsigned int cpu, tlbgen_done_fn done,
 		      void *arg);
+/* tlbgen__smp_wait(), saying whether the wait may be preempted: preemption
+ * is on in csd_lock_wait() (8df8a6028309) and the caller holds none. */
+void tlbgen__smp_wait_preemptible(struct tlbgen_system *sys, unsigned int cpu,
+				  tlbgen_done_fn done, void *arg, bool preemptible);
+/* Every csd in the running task's wait mask unlocked? Untraced. */
+bool tlbgen__smp_mask_unlocked(const struct tlbgen_system *sys, unsigned int cpu);
 /* For a transport whose wait saw every csd unlocked: run the done callback. */
 void tlbgen__smp_wait_done(struct tlbgen_system *sys, unsigned int cpu);
 /* One non-blocking csd_lock_wait() pass: every target answered? */

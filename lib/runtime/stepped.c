@@ -35,19 +35,38 @@ static void stepped_complete(struct tlbgen_system *sys, unsigned int cpu)
 
 	c->priv.done = NULL;
 	tlbgen__smp_wait_reads(sys, cpu);
+	/* A flush that called no one left the mask alone, and under a
+	 * per-CPU one that mask may be a preempted waiter's. */
+	if (c->priv.run_remote)
+		bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	c->priv.run_remote = false;
-	bitmap_zero(c->priv.cfd_mask, sys->mask_longs);
 	if (done)
 		done(sys, cpu, c->priv.done_arg);
 	if (done && sys->flush_done)
 		sys->flush_done(sys->flush_done_ctx, cpu);
 }
 
+/*
+ * csd_lock_wait() over the mask the task walks is over. While one task
+ * runs per CPU, "none of this CPU's csds still locked" is the same test
+ * without a scan per unlock; once a task was preempted in its wait
+ * (runtime/stepped_preempt.c), the mask is walked, whatever is in it.
+ */
+static bool stepped_wait_over(const struct tlbgen_system *sys, unsigned int cpu)
+{
+	const struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
+
+	if (unlikely(c->priv.preempted))
+		return tlbgen__smp_mask_unlocked(sys, cpu);
+	return c->priv.outstanding == 0;
+}
+
 static void stepped_csd_unlocked(struct tlbgen_system *sys, unsigned int src)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, src);
 
-	if (--c->priv.outstanding == 0 && c->priv.waiting) {
+	c->priv.outstanding--;
+	if (c->priv.waiting && stepped_wait_over(sys, src)) {
 		c->priv.waiting = false;
 		atomic_fetch_sub(&sys->waiting_cpus, 1);
 		stepped_complete(sys, src);
@@ -58,7 +77,7 @@ static void stepped_wait(struct tlbgen_system *sys, unsigned int cpu)
 {
 	struct tlbgen_cpu *c = tlbgen__cpu(sys, cpu);
 
-	if (c->priv.outstanding == 0) {
+	if (stepped_wait_over(sys, cpu)) {
 		stepped_complete(sys, cpu);
 		return;
 	}
@@ -107,6 +126,19 @@ static int stepped_create(struct tlbgen_system *sys)
 	return 0;
 }
 
+/*
+ * csd_lock() found this CPU's csd for dst still locked by a task preempted
+ * in its wait: dst takes that csd now, which the host could have let it do
+ * at any earlier step. A vCPU the host preempted takes it too: the lock
+ * would spin until the host ran it again.
+ */
+static void stepped_csd_lock_wait(struct tlbgen_system *sys, unsigned int src, unsigned int dst)
+{
+	tlbgen__flush_smp_call_function_queue(sys, dst, (int)src);
+	if (tlbgen__call_queue_empty(&tlbgen__cpu(sys, dst)->queue))
+		tlbgen__rankmap_clear(&sys->ipi_pending, dst);
+}
+
 const struct tlbgen_transport tlbgen__stepped_transport = {
 	.create = stepped_create,
 	.destroy = tlbgen__sprog_free,
@@ -114,6 +146,7 @@ const struct tlbgen_transport tlbgen__stepped_transport = {
 	.wait = stepped_wait,
 	.csd_queued = stepped_csd_queued,
 	.csd_unlocked = stepped_csd_unlocked,
+	.csd_lock_wait = stepped_csd_lock_wait,
 	.check_cpu = stepped_check_cpu,
 };
 

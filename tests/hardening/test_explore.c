@@ -178,6 +178,27 @@ static void test_broken_arm64_batched_pending(void **state)
 	no_failure_until("latest", "batch_arch=arm64", s);
 }
 
+/*
+ * A task preempted in csd_lock_wait() (smp_wait_preempt=on, latest) while
+ * another task on its CPU flushes: with the wait mask per CPU (before
+ * 9a560af15fd3) or flush_tlb_info per CPU (before ed15468787dd) the first
+ * flush returns before its targets flushed, or they flush the other's
+ * range; latest (task-local, stack) passes the same seeds.
+ */
+static void test_broken_preempted_waiter(void **state)
+{
+	uint64_t s;
+
+	(void)state;
+	s = find_broken_within("latest", "smp_cfd_mask=per-cpu,flush_tlb_info=per-cpu", XF_ORACLE,
+			       10, 4 * BROKEN_BOUND);
+	no_failure_until("latest", NULL, s);
+	s = find_broken_within("latest", "smp_cfd_mask=per-cpu", XF_ORACLE, 10, 8 * BROKEN_BOUND);
+	no_failure_until("latest", NULL, s);
+	s = find_broken_within("latest", "flush_tlb_info=per-cpu", XF_ORACLE, 10, 8 * BROKEN_BOUND);
+	no_failure_until("latest", NULL, s);
+}
+
 static void test_broken_aa44284960(void **state)
 {
 	(void)state;
@@ -240,6 +261,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_broken_aa44284960),
 			cmocka_unit_test(test_other_assertions_fire),
 			cmocka_unit_test(test_broken_arm64_batched_pending),
+			cmocka_unit_test(test_broken_preempted_waiter),
 		};
 		return cmocka_run_group_tests_name("explore-broken", t, NULL, NULL);
 	}

@@ -276,7 +276,14 @@ TLBGEN_API int tlbgen_flush_tlb_mm_range(struct tlbgen_system *sys, unsigned int
 		if (remote)
 			tlbgen__consider_global_asid(sys, cpu, mm);
 	}
-	tlbgen__smp_wait(sys, cpu, tlbgen__finish_flush, info);
+	/*
+	 * Until a5a162fe1ae1 get_cpu() holds preemption off across
+	 * flush_tlb_multi(), so the csd wait is not preemptible even where
+	 * smp_call_function_many_cond() enables it (8df8a6028309).
+	 */
+	tlbgen__smp_wait_preemptible(sys, cpu, tlbgen__finish_flush, info,
+				     sys->profile.smp_wait_preemptible &&
+				     sys->profile.flush_multi_preemptible);
 	return 0;
 }
 
