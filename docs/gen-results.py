@@ -30,7 +30,8 @@ KIND is one of:
            cols=a,b,c, a column per param and per metric (where=k:v keeps
            the rows whose param k is v)
   pivot    metric=NAME rows=PARAM by=PARAM: a row per value of one param, a
-           column per value of the other (fmt= a Python format, default .4g)
+           column per value of the other (fmt= a Python format, default .4g;
+           sort=V: rows by their value in column V, largest first)
 Every number comes from results.json; nothing here measures or computes a
 figure the run did not record, except the formatting.
 """
@@ -139,6 +140,7 @@ def vtable(metrics, meta, opts):
         head += [f"seed {p}" for p in pols] + ["seed change"] + [f"err {p}" for p in pols]
     if have_iv:
         head += [f"{p} interval" for p in pols]
+        head += [f"{p} change interval" for p in pols[1:]]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for t in rows_of([m for m in metrics if m["name"] == "ops_per_sec"], "threads"):
         row = [str(t)]
@@ -161,6 +163,10 @@ def vtable(metrics, meta, opts):
                 lo = find(metrics, "ops_per_sec_interval_low", threads=t, policy=p, **sel)
                 hi = find(metrics, "ops_per_sec_interval_high", threads=t, policy=p, **sel)
                 row.append("-" if lo is None else f"{lo:.0f}..{hi:.0f}")
+            for p in pols[1:]:
+                lo = find(metrics, "change_interval_low_pct", threads=t, policy=p, **sel)
+                hi = find(metrics, "change_interval_high_pct", threads=t, policy=p, **sel)
+                row.append("-" if lo is None else f"{lo:+.1f}..{hi:+.1f}%")
         out.append("| " + " | ".join(row) + " |")
     return "\n".join(out) + "\n"
 
@@ -253,6 +259,12 @@ def pivot(metrics, meta, opts):
     fmt = "{:" + opts.get("fmt", ".4g") + "}"
     ms = [m for m in metrics if m["name"] == name]
     rows = sorted({m["params"][rk] for m in ms if rk in m["params"]}, key=lambda v: (str(type(v)), v))
+    if "sort" in opts:  # by the value in the column named, largest first
+        def at(r):
+            v = next((m.get("value") for m in ms if m["params"].get(rk) == r and
+                      str(m["params"].get(ck)) == opts["sort"]), None)
+            return -(v if v is not None else float("-inf"))
+        rows.sort(key=at)
     cols = []
     for m in ms:
         v = m["params"].get(ck)
