@@ -312,3 +312,15 @@ int bench_env_machine(struct bench_env *e, const char *def)
 					 : "not a valid model (the message above names the field)");
 	return err ? -EINVAL : 0;
 }
+
+void bench_env_meta_machine(const struct bench_env *e, unsigned int modes)
+{
+	bench_meta_param("invlpgb", json_boolean(e->invlpgb));
+	bench_meta_param("no_pcid", json_boolean(e->no_pcid));
+	if (modes & BENCH_M_VIRTUAL) {
+		char desc[512];
+
+		tlbgen_machine_describe(&e->machine, desc, sizeof(desc));
+		bench_meta_param("machine", json_string(desc));
+	}
+}

@@ -26,5 +26,9 @@ int bench_env_machine(struct bench_env *e, const char *def);
 int bench_env_policies(struct bench_env *e, const char *const *defs);
 /* The name of one BENCH_M_* mode ("?" for anything else). */
 const char *bench_mode_name(unsigned int mode);
+/* Record in meta.json the machine features every system of the run was made
+ * with (invlpgb, no_pcid) and, where the run has virtual time in `modes`,
+ * the machine model's full description. */
+void bench_env_meta_machine(const struct bench_env *e, unsigned int modes);
 
 #endif

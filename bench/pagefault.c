@@ -325,14 +325,7 @@ static int pagefault_run(struct bench_env *e)
 	pl->policy = e->pol[0].label;
 	plan_hooks(pl, o.profile);
 	bench_meta_param("rounds", json_integer(o.rounds));
-	bench_meta_param("invlpgb", json_boolean(e->invlpgb));
-	bench_meta_param("no_pcid", json_boolean(e->no_pcid));
-	if (modes & BENCH_M_VIRTUAL) {
-		char desc[512];
-
-		tlbgen_machine_describe(&e->machine, desc, sizeof(desc));
-		bench_meta_param("machine", json_string(desc));
-	}
+	bench_env_meta_machine(e, modes);
 	bench_meta_param("retry_pct", json_integer(o.retry_pct));
 	bench_meta_param("loops", json_integer(o.loops));
 	bench_meta_param("pages", json_integer((json_int_t)o.pages));

@@ -406,14 +406,7 @@ static int reclaim_run(struct bench_env *e)
 			return 2;
 		}
 	bench_meta_param("pages", json_integer((json_int_t)o.pages));
-	bench_meta_param("invlpgb", json_boolean(e->invlpgb));
-	bench_meta_param("no_pcid", json_boolean(e->no_pcid));
-	if (modes & BENCH_M_VIRTUAL) {
-		char desc[512];
-
-		tlbgen_machine_describe(&e->machine, desc, sizeof(desc));
-		bench_meta_param("machine", json_string(desc));
-	}
+	bench_env_meta_machine(e, modes);
 	bench_meta_param("rounds", json_integer(o.rounds));
 	bench_meta_param("reps", json_integer(o.reps));
 	bench_meta_param("dirty", json_boolean(o.dirty));
