@@ -65,6 +65,19 @@ static const unsigned int default_threads[] = { 1, 32, 64, 96, 128 };
 #define SEED_PROC_HI	102.0
 #define THREAD_SLACK	12.0
 
+static bool interval;
+static unsigned int interval_runs = 1;
+
+static const struct bench_opt seed003_opts[] = {
+	{ .name = "interval", .type = BOPT_FLAG, .dst = &interval,
+	  .help = "after each table, each figure of the machine with a stated range\n"
+		  "(docs/machines.md) at its low and its high end, one at a time:\n"
+		  "each column's interval and the figures that widen it most" },
+	{ .name = "interval-runs", .arg = "N", .type = BOPT_UINT, .dst = &interval_runs,
+	  .min = 1, .max = 128, .help = "--interval: seeds per rerun (default 1)" },
+	BENCH_OPT_END,
+};
+
 static unsigned long addr_of(const struct bench_task *t, unsigned long p)
 {
 	return (t->base + p) << TLBGEN_PAGE_SHIFT;
@@ -201,6 +214,8 @@ static int seed003_run(struct bench_env *e)
 			      "before 89b15332af7c (below)",
 		.flushes_note = pf3_ops.flushes_note,
 		.no_ipi_accounts = true,
+		.interval_runs = interval ? interval_runs : 0,
+		.broadcast_tlbi = true,
 	};
 	int ret;
 
@@ -249,6 +264,7 @@ const struct bench bench_seed003 = {
 	.shared = BENCH_O_WORKLOAD,
 	.modes = BENCH_M_VIRTUAL,
 	.default_modes = BENCH_M_VIRTUAL,
+	.opts = seed003_opts,
 	.modes_why = "it is a machine model's table (the DSB ISH's wait is only costed in "
 		     "virtual time)",
 	.run = seed003_run,
