@@ -72,7 +72,7 @@ static bool overridden(const char *spec, const char *field)
 }
 
 /* The ranges that apply: low < high, not overridden, and INVLPGB's only
- * on a machine that has it. */
+ * on a machine that has it, or whose broadcast TLBI uses those figures. */
 static int ranges(const struct bench_env *e, const struct bench_vtable *t,
 		  struct tlbgen_machine_range *r)
 {
@@ -85,7 +85,7 @@ static int ranges(const struct bench_env *e, const struct bench_vtable *t,
 		bool ib = !strcmp(r[i].field, "invlpgb") || !strcmp(r[i].field, "tlbsync");
 
 		if (r[i].low < r[i].high && !overridden(t->machine, r[i].field) &&
-		    (!ib || (e && e->invlpgb)))
+		    (!ib || (e && e->invlpgb) || t->broadcast_tlbi))
 			r[k++] = r[i];
 	}
 	return n < 0 ? n : k;

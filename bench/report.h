@@ -25,6 +25,9 @@ struct bench_vtable {
 	/* Not an x86 IPI workload: the last row's accounts of tlb_gen, csds and
 	 * flush_tlb_func() (all zero) are left out; its flushes per op stay. */
 	bool no_ipi_accounts;
+	/* arm64: the machine's invlpgb and tlbsync figures cost its TLBI ...IS and
+	 * DSB ISH, so --interval varies them without --invlpgb. */
+	bool broadcast_tlbi;
 };
 
 

@@ -164,7 +164,9 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		sys->cost_model.refill_cycles = sys->machine.refill;
 		sys->cost_model.mhz = sys->machine.mhz;
 		sys->cost_model.invlpgb_cycles = sys->machine.invlpgb;
-		sys->cost_model.tlbsync_cycles = sys->machine.tlbsync;
+		/* The wait covers every CPU of the domain: the system's. */
+		sys->cost_model.tlbsync_cycles = sys->machine.tlbsync +
+						 sys->machine.tlbsync_per_cpu * o.nr_cpus;
 	}
 	sys->mask_longs = TLBGEN_MASK_LONGS(o.nr_cpus);
 	sys->rng = o.seed ? o.seed : 0x9E3779B97F4A7C15ULL;

@@ -69,8 +69,12 @@ struct tlbgen_machine {
 	 * costs: no measurement of their kernels' spread was found. A model
 	 * whose sz ends before it gets 0. n events of one call share a draw. */
 	uint32_t work_jitter;
-	uint32_t reserved;		/* must be 0: room for the next field, and
-					 * no tail padding for validation to trip on */
+	/* The completion wait of a broadcast invalidation (TLBSYNC; arm64's
+	 * DSB ISH after TLBI ...IS) waits for every CPU of the shareability
+	 * domain: tlbsync + tlbsync_per_cpu * the system's CPUs. It takes the
+	 * place of a reserved word, so the struct keeps its size; 0 (what a
+	 * caller's zeroed reserved word holds) adds nothing. */
+	uint32_t tlbsync_per_cpu;
 };
 
 /*

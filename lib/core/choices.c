@@ -154,8 +154,9 @@ static const struct tlbgen_choice_value multi_preempt_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "a5a162fe1ae1", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
-	V("off", 0, OLD),
-	V("on", 1, "b7333b58f358", "v5.9"), END };
+	V("off", 0, OLD), V("on", 1, "b7333b58f358", "v5.9"), END };
+static const struct tlbgen_choice_value dirty_retry_v[] = {
+	V("off", 0, OLD), V("on", 1, "89b15332af7c", "v5.9"), END };
 
 #define FIELD(f) offsetof(struct tlbgen_profile, f)
 #define E(n, f, vals, a, h) { n, FIELD(f), CHOICE_ENUM, vals, a, h }
@@ -269,15 +270,14 @@ static const struct tlbgen_choice choices[] = {
 	  "generic: cross-CPU flush_tlb_page; noop: x86/arm64; local: one local page (Catalin's 2020 proposal)"),
 	B("spurious_skip_tried", spurious_skip_tried, skip_tried_v, "all",
 	  "skip the spurious-fault flush on FAULT_FLAG_TRIED (b7333b58f358)"),
-	E("fault_arch", fault_arch, fault_arch_v, "all",
-	  "whose ptep_set_access_flags() and flush_tlb_fix_spurious_fault() the fault path "
-	  "runs: x86 (no flush of a changed PTE; the hook is flush_tlb_fix_spurious_fault, "
-	  "noop on x86), arm64 (flush_tlb_page() of a changed PTE on a write fault; its hook "
-	  "is set by arm64_fault_flush), generic (mm/pgtable-generic.c: the hook after "
-	  "every change as well)"),
-	B("arm64_fault_flush", arm64_fault_local, arm64_fault_v, "arm64",
-	  "arm64 write fault that changed the PTE: broadcast flush_tlb_page() (TLBI IS + "
-	  "DSB), spurious-fault hook a no-op; or both a local TLBI + DSB (cb1fa2e99955)"),
+	B("fault_dirty_retry", fault_dirty_retry, dirty_retry_v, "all", "a shared file write fault "
+	  "drops mmap_lock in fault_dirty_shared_page() and returns VM_FAULT_RETRY (89b15332af7c)"),
+	E("fault_arch", fault_arch, fault_arch_v, "all", "whose ptep_set_access_flags() and "
+	  "flush_tlb_fix_spurious_fault() run: x86 (no flush of a changed PTE; hook noop), arm64 "
+	  "(flush_tlb_page() of a changed write PTE; arm64_fault_flush sets the hook; before "
+	  "v5.10 the hook is the generic broadcast), generic (the hook after every change too)"),
+	B("arm64_fault_flush", arm64_fault_local, arm64_fault_v, "arm64", "arm64 write fault that "
+	  "changed the PTE: broadcast flush_tlb_page(); or local TLBI + DSB, hook too (cb1fa2e99955)"),
 };
 
 static const struct tlbgen_choice *find_choice(const char *name, size_t len)

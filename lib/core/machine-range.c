@@ -80,6 +80,33 @@ static const struct tlbgen_machine_range power10[] = {
 	R(fill_hold, 0, 80, EST),
 };
 
+/* arm64-128 (seed 003's box, assumed Kunpeng 920 2P): every cost an estimate. */
+static const struct tlbgen_machine_range arm64_128[] = {
+	R(hit, 3, 5, EST),
+	R(same_socket, 78, 260, EST),		/* 30..100 ns */
+	R(cross_socket, 260, 650, EST),		/* 100..250 ns */
+	R(memory, 200, 400, EST),
+	R(rmw, 10, 60, EST),
+	R(inval_sharer, 0, 20, EST),
+	R(ipi_send, 150, 600, EST),
+	R(ipi_latency, 1300, 5200, EST),	/* 0.5..2 us */
+	R(irq_entry, 260, 1040, EST),
+	R(irq_exit, 260, 1040, EST),
+	R(invlpg, 20, 200, EST),
+	R(cr3_write, 20, 300, EST),
+	R(refill, 20, 100, EST),
+	R(syscall, 200, 800, EST),
+	R(page_fault, 1300, 7800, EST),		/* 0.5..3 us */
+	R(ptl, 20, 50, EST),
+	R(zap, 260, 2600, EST),
+	R(user_work, 5, 20, EST),
+	R(spin, 10, 100, EST),
+	R(invlpgb, 10, 100, EST),
+	R(tlbsync, 260, 2600, EST),		/* 100 ns..1 us */
+	R(tlbsync_per_cpu, 2, 40, EST),		/* 128 CPUs: 0.1..2 us more */
+	R(fill_hold, 0, 80, EST),
+};
+
 static const struct tlbgen_machine_range none[] = { { NULL, 0, 0, NULL } };
 
 struct model_ranges {
@@ -94,6 +121,7 @@ static const struct model_ranges models[] = {
 	M("skylake-56-pti", skylake_sp, skylake_pti),
 	M("skx-2s-80", skylake_sp, skylake_pti),
 	{ "power10", power10, none, ARRAY_SIZE(power10), 0 },
+	{ "arm64-128", arm64_128, none, ARRAY_SIZE(arm64_128), 0 },
 };
 
 TLBGEN_API int tlbgen_machine_ranges(const char *name, struct tlbgen_machine_range *out, size_t n)

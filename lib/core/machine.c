@@ -146,8 +146,49 @@ static const struct tlbgen_machine power10 = {
 	.fill_hold = 0,
 };
 
+/*
+ * Seed 003's box: "128 CPUs" of aarch64, unnamed in the thread (Xu Yu,
+ * Alibaba, July 2020). Assumed a 2-socket Huawei Kunpeng 920-6426 server:
+ * 2 x 64 TaiShan v110 cores at 2.6 GHz, no SMT - the 128-CPU two-socket
+ * arm64 server of 2020 (Ampere Altra Max, 128 cores in one socket, shipped
+ * in 2021). docs/machines.md gives each figure; every cost is an estimate.
+ * The x86 names carry arm64 meanings: invlpg is a local TLBI VALE1 + DSB
+ * NSH, cr3_write a local TLBI ASIDE1 + DSB NSH, invlpgb the issue of one
+ * TLBI ...IS, tlbsync (+ tlbsync_per_cpu per CPU) the DSB ISH that waits
+ * until every PE of the inner-shareable domain has completed it.
+ */
+static const struct tlbgen_machine arm64_128 = {
+	.sz = sizeof(struct tlbgen_machine),
+	.name = "arm64-128",
+	.sockets = 2, .cores_per_socket = 64, .threads_per_core = 1,
+	.mhz = 2600,				/* Kunpeng 920-6426: 2.6 GHz */
+	.hit = 4,				/* L1D (estimate) */
+	.same_socket = NS(50, 2600),		/* estimate */
+	.cross_socket = NS(150, 2600),		/* across the Hydra links (estimate) */
+	.memory = NS(100, 2600),		/* estimate */
+	.rmw = 20,				/* LSE atomic over a store (estimate) */
+	.inval_sharer = 0,
+	.ipi_send = 300,			/* ICC_SGI1R_EL1 write (estimate) */
+	.ipi_latency = NS(1000, 2600),		/* estimate */
+	.irq_entry = NS(200, 2600),		/* estimate */
+	.irq_exit = NS(200, 2600),		/* estimate */
+	.invlpg = 50,				/* TLBI VALE1 + DSB NSH (estimate) */
+	.cr3_write = 60,			/* TLBI ASIDE1 + DSB NSH (estimate) */
+	.refill = 30,				/* estimate */
+	.syscall = NS(150, 2600),		/* svc round trip (estimate) */
+	.page_fault = NS(1000, 2600),		/* shared file write fault (estimate) */
+	.ptl = 25,				/* estimate */
+	.zap = NS(200, 2600),			/* one file PTE, rmap, dirty (estimate) */
+	.user_work = 10,			/* page_fault3's store (estimate) */
+	.spin = 20,				/* estimate */
+	.invlpgb = 20,				/* issuing a TLBI ...IS (estimate) */
+	.tlbsync = NS(200, 2600),		/* DSB ISH: a DVM round trip (estimate) */
+	.tlbsync_per_cpu = 8,			/* each PE's DVM completion (estimate) */
+	.fill_hold = 0,
+};
+
 static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skylake_56_pti, &skx_2s_80,
-							 &power10 };
+							 &power10, &arm64_128 };
 
 struct field {
 	const char *name;
@@ -166,6 +207,7 @@ static const struct field fields[] = {
 	C(invlpgb), C(tlbsync), C(fill_hold),
 	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 0, 8 },
 	{ "work_jitter", offsetof(struct tlbgen_machine, work_jitter), true, 0, 900 },
+	{ "tlbsync_per_cpu", offsetof(struct tlbgen_machine, tlbsync_per_cpu), true, 0, 100000 },
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -193,7 +235,7 @@ static void list_valid(void)
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0, "%s%s",
 					i ? " " : "", fields[i].name);
-	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 host; "
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 arm64-128 host; "
 		   "fields: %s\n", buf);
 }
 
@@ -307,7 +349,7 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, work_jitter))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, tlbsync_per_cpu))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		unsigned long v;

@@ -141,6 +141,7 @@ struct tlbgen_profile {
 	enum tlbgen_ceiling_cmp ppc_ceiling_cmp;	/* '>' (mainline) or '>=' (RFC) */
 	enum tlbgen_spurious_hook spurious_hook;
 	bool spurious_skip_tried;	/* b7333b58f358: no spurious flush on FAULT_FLAG_TRIED */
+	bool fault_dirty_retry;		/* 89b15332af7c: VM_FAULT_RETRY after dirtying */
 	enum tlbgen_fault_arch fault_arch;
 	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 };

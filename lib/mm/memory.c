@@ -128,9 +128,18 @@ static void flush_tlb_fix_spurious_fault(struct tlbgen_system *sys, unsigned int
 	if (tried)
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS_RETRIED);
 	if (sys->profile.fault_arch == FAULT_ARCH_ARM64) {
-		if (sys->profile.arm64_fault_local) {
+		/*
+		 * Before v5.10 arm64 had no hook of its own: the generic one is
+		 * flush_tlb_page(), a broadcast TLBI VALE1IS + DSB ISH (no IPI);
+		 * Will Deacon's "Make flush_tlb_fix_spurious_fault() a no-op"
+		 * is noop here, Catalin Marinas's July 2020 proposal local.
+		 */
+		if (sys->profile.arm64_fault_local || sys->profile.spurious_hook == TLBGEN_SPURIOUS_LOCAL) {
 			fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH);
 			arm64_local_flush_page(sys, cpu, mm, addr);
+		} else if (sys->profile.spurious_hook == TLBGEN_SPURIOUS_GENERIC) {
+			fcount(sys, cpu, TLBGEN_FAULT_STAT_SPURIOUS_FLUSH);
+			tlbgen__arm64_arch_ops.flush_tlb_page(sys, cpu, mm, addr);
 		}
 		return;
 	}
@@ -250,7 +259,7 @@ TLBGEN_API int tlbgen_handle_mm_fault(struct tlbgen_system *sys, unsigned int cp
 		 * mmap lock is dropped for balance_dirty_pages() and the fault
 		 * returns VM_FAULT_RETRY even though the PTE is in place.
 		 */
-		if (write && (flags & TLBGEN_FAULT_MODEL_THROTTLE) &&
+		if (write && sys->profile.fault_dirty_retry && (flags & TLBGEN_FAULT_MODEL_THROTTLE) &&
 		    (flags & TLBGEN_FAULT_FLAG_ALLOW_RETRY) && !tried &&
 		    !(flags & TLBGEN_FAULT_FLAG_RETRY_NOWAIT)) {
 			fcount(sys, cpu, TLBGEN_FAULT_STAT_RETURN_RETRY);

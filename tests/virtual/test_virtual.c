@@ -632,9 +632,9 @@ static void test_misuse(void **state)
 		assert_true(tlbgen_machine_describe(&m, buf, sizeof(buf)) > 0);
 		assert_non_null(strstr(buf, "threads_per_core=0"));
 	}
-	/* A non-zero reserved field is refused, not ignored. */
+	/* tlbsync_per_cpu (the old reserved word) past its maximum is refused. */
 	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
-	m.reserved = 1;
+	m.tlbsync_per_cpu = 100001;
 	{
 		TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_VIRTUAL,
 			    .machine = &m);

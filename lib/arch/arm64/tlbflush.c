@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "../../core/access.h"
+#include "../../observers/cost.h"
 #include "../../observers/oracle.h"
 #include "../../observers/simtlb.h"
 #include "tlbflush.h"
@@ -42,13 +43,28 @@ static bool arm64_repeat_per_tlbi(const struct tlbgen_system *sys)
 	       sys->profile.arm64_repeat_sync == ARM64_REPEAT_PER_TLBI;
 }
 
+/*
+ * Virtual time: a broadcast TLBI costs its issue (the machine's invlpgb),
+ * the DSB ISH that completes it waits for every PE of the inner-shareable
+ * domain (tlbsync + tlbsync_per_cpu per CPU: the cost model's
+ * tlbsync_cycles). Other modes keep the counts alone, as before.
+ */
+static void arm64_charge(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_cost_item what)
+{
+	if (sys->mode == TLBGEN_MODE_VIRTUAL)
+		tlbgen__cost_charge(sys, cpu, what, 1);
+}
+
 /* __tlbi(): before a8f78680ee6b the workaround issues "tlbi; dsb ish; tlbi". */
 static void arm64_count_tlbi(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
 {
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLBI);
+	arm64_charge(sys, cpu, TLBGEN_COST_INVLPGBS);
 	if (arm64_repeat_per_tlbi(sys)) {
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_DSB);
+		arm64_charge(sys, cpu, TLBGEN_COST_TLBSYNCS);
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLBI);
+		arm64_charge(sys, cpu, TLBGEN_COST_INVLPGBS);
 	}
 }
 
@@ -60,9 +76,12 @@ static void arm64_count_tlbi(struct tlbgen_system *sys, unsigned int cpu, struct
 static void arm64_sync_s1ish(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *mm)
 {
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_DSB);
+	arm64_charge(sys, cpu, TLBGEN_COST_TLBSYNCS);
 	if (sys->profile.arm64_repeat_tlbi && !arm64_repeat_per_tlbi(sys)) {
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLBI);
+		arm64_charge(sys, cpu, TLBGEN_COST_INVLPGBS);
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_DSB);
+		arm64_charge(sys, cpu, TLBGEN_COST_TLBSYNCS);
 	}
 }
 
