@@ -31,7 +31,7 @@ KIND is one of:
            the rows whose param k is v)
   pivot    metric=NAME rows=PARAM by=PARAM: a row per value of one param, a
            column per value of the other (fmt= a Python format, default .4g;
-           sort=V: rows by their value in column V, largest first)
+           sort=V: rows by their value in column V, largest first; where=k:v)
 Every number comes from results.json; nothing here measures or computes a
 figure the run did not record, except the formatting.
 """
@@ -257,7 +257,9 @@ def rows_table(metrics, meta, opts):
 def pivot(metrics, meta, opts):
     name, rk, ck = opts["metric"], opts["rows"], opts["by"]
     fmt = "{:" + opts.get("fmt", ".4g") + "}"
-    ms = [m for m in metrics if m["name"] == name]
+    where = dict(kv.split(":", 1) for kv in opts["where"].split(";")) if "where" in opts else {}
+    ms = [m for m in metrics if m["name"] == name and
+          all(str(m["params"].get(k)) == v for k, v in where.items())]
     rows = sorted({m["params"][rk] for m in ms if rk in m["params"]}, key=lambda v: (str(type(v)), v))
     if "sort" in opts:  # by the value in the column named, largest first
         def at(r):
