@@ -89,6 +89,9 @@ static const struct tlbgen_choice_value arm64_batched_v[] = {
 static const struct tlbgen_choice_value riscv_batched_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "54d7431af73e", "v6.8"), END };
+static const struct tlbgen_choice_value riscv_rfence_v[] = {
+	V("ipi", 0, OLD),
+	V("sbi", 1, OLD), END };
 static const struct tlbgen_choice_value repeat_tlbi_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "d9ff80f83ecb", "v4.16 (erratum CPUs)"), END };
@@ -230,6 +233,12 @@ static const struct tlbgen_choice choices[] = {
 	B("riscv_batched_unmap", riscv_batched_unmap, riscv_batched_v, "riscv",
 	  "riscv selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH (54d7431af73e); before it every "
 	  "unmapped page is flushed at once"),
+	B("riscv_rfence", riscv_sbi_rfence, riscv_rfence_v, "riscv",
+	  "how __flush_tlb_range() reaches other harts: ipi = on_each_cpu_mask() when the "
+	  "irqchip's IPIs may carry remote fences (riscv_use_ipi_for_rfence()), sbi = "
+	  "sbi_remote_sfence_vma_asid(): the firmware interrupts and fences the harts, no "
+	  "flush callback runs on them (IPIs from the SBI IPI extension, as on a CLINT board "
+	  "in S-mode: sbi_ipi_init() passes use_for_rfence = false)"),
 	B("arm64_repeat_tlbi", arm64_repeat_tlbi, repeat_tlbi_v, "arm64",
 	  "ARM64_WORKAROUND_REPEAT_TLBI (an erratum CPU): extra TLBIs and DSBs, see "
 	  "arm64_repeat_tlbi_sync"),
