@@ -79,10 +79,12 @@ static void riscv_sbi_fence_hart(struct tlbgen_system *sys, const struct tlbgen_
 
 /*
  * What the initiator waits for in virtual time: its own ecall (a trap into
- * M-mode and back, priced as the targets' trap), OpenSBI raising each
- * target's MSIP in turn, the last one's trap, fence and return, and the
- * completion it polls for (one line transfer). The targets' stolen M-mode
- * time is not charged to them (an idle hart loses nothing).
+ * M-mode and back, priced as a target's trap), then per target, one after
+ * the other as OpenSBI's sbi_tlb_request() did before it learned to send
+ * to every hart first and wait once: the request queued and MSIP raised,
+ * the target's trap, fence and return, and the completion it polls for (a
+ * line transfer). The targets' stolen M-mode time is not charged to them
+ * (an idle hart loses nothing).
  */
 static void riscv_sbi_cost(struct tlbgen_system *sys, unsigned int cpu,
 			   const struct tlbgen_flush_tlb_info *f, unsigned int targets)
@@ -94,8 +96,9 @@ static void riscv_sbi_cost(struct tlbgen_system *sys, unsigned int cpu,
 		return;
 	fence = !f->mm || f->end == TLBGEN_TLB_FLUSH_ALL ? m->cr3_write :
 		(uint64_t)m->invlpg * ((f->end - f->start) >> f->stride_shift);
-	sys->exec->spend(sys, cpu, 2ULL * (m->irq_entry + m->irq_exit) + targets * m->ipi_send +
-			 m->ipi_latency + fence + m->same_socket);
+	sys->exec->spend(sys, cpu, m->irq_entry + m->irq_exit +
+			 targets * (m->ipi_send + m->ipi_latency + m->irq_entry + fence +
+				    m->irq_exit + m->same_socket));
 }
 
 /*
