@@ -40,12 +40,17 @@ static const double seed_s[2][2] = { { 20.3, 17.9 }, { 27.4, 18.1 } };
 
 static unsigned int rounds = 500;
 static unsigned int single_lazy = 1;
+static bool interval;
 
 static const struct bench_opt seed002_opts[] = {
 	{ .name = "rounds", .arg = "N", .type = BOPT_UINT, .dst = &rounds, .min = 1, .max = 500,
 	  .help = "rounds of the programs (500, the seed's; seconds are scaled to 500)" },
 	{ .name = "single-lazy", .arg = "K", .type = BOPT_UINT, .dst = &single_lazy, .min = 0,
 	  .max = 3, .help = "harts the single program's task left lazily in mm_cpumask (1)" },
+	{ .name = "interval", .type = BOPT_FLAG, .dst = &interval,
+	  .help = "after the table, each figure of the machine with a stated range\n"
+		  "(docs/machines.md) at its low and its high end, one at a time:\n"
+		  "each program's change as an interval, and the widest figures" },
 	BENCH_OPT_END,
 };
 
@@ -146,6 +151,120 @@ static void print_table(const char *machine)
 	printf("\n");
 }
 
+/* One program's change v6.7 -> v6.8 on machine m (NAN on a failed run). */
+static double change_on(struct bench_env *e, const struct tlbgen_machine *m, unsigned int lazy)
+{
+	double ns[2];
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct rc_cfg c = { .pages = PAGES, .rounds = rounds, .profile = e->pol[k].name,
+				    .machine = m };
+		struct rc_counts n;
+
+		ns[k] = rc_virtual(&c, RC_SLEEP, lazy, "riscv", true, &n);
+		if (ns[k] < 0 || n.err || n.violations)
+			return NAN;
+	}
+	return 100.0 * (ns[1] / ns[0] - 1);
+}
+
+/*
+ * --interval: each figure with a stated range at its low and its high end,
+ * the others at their points (as seed000's --interval): the change's
+ * interval is the point plus the effects below it and above it, summed (a
+ * linear bound, not a confidence interval).
+ */
+static int run_interval(struct bench_env *e, const char *machine)
+{
+	struct tlbgen_machine_range r[64];
+	int nr = tlbgen_machine_ranges(e->machine.name, r, 64);
+
+	if (nr <= 0) {
+		fprintf(stderr, "tlbgen-bench seed002: --interval: machine '%s' has no stated "
+			"ranges\n", e->machine.name);
+		return 2;
+	}
+	for (unsigned int p = 0; p < 2; p++) {
+		unsigned int lazy = p ? 3 : single_lazy;
+		json_t *pa = params(machine, prog[p], kernel_label[1], lazy);
+		double pt = get("change_pct", pa), lo = 0, hi = 0;
+
+		for (int i = 0; i < nr && i < 64; i++) {
+			double ch[2];
+
+			for (int end = 0; end < 2; end++) {
+				struct tlbgen_machine m;
+				char spec[256];
+
+				snprintf(spec, sizeof(spec), "%s%s%s=%lu", machine,
+					 strchr(machine, ':') ? "," : ":", r[i].field,
+					 end ? r[i].high : r[i].low);
+				if (tlbgen_machine_lookup(spec, &m))
+					return 2;
+				ch[end] = change_on(e, &m, lazy);
+				if (isnan(ch[end]))
+					return 1;
+			}
+			json_t *pf = json_deep_copy(pa);
+
+			json_object_set_new(pf, "figure", json_string(r[i].field));
+			bench_metric("figure_low_change_pct", "%", NULL, pf, ch[0]);
+			bench_metric("figure_high_change_pct", "%", NULL, pf, ch[1]);
+			bench_metric("figure_swing_change_pct", "points", NULL, pf, fabs(ch[1] - ch[0]));
+			json_decref(pf);
+			for (int end = 0; end < 2; end++) {
+				lo += fmin(ch[end] - pt, 0);
+				hi += fmax(ch[end] - pt, 0);
+			}
+		}
+		bench_metric("change_interval_low_pct", "%", NULL, pa, pt + lo);
+		bench_metric("change_interval_high_pct", "%", NULL, pa, pt + hi);
+		json_decref(pa);
+	}
+	return 0;
+}
+
+/* The interval block, from results.json: each program's interval, then its
+ * figures by swing, widest first. */
+static void print_interval(const char *machine, const char *model)
+{
+	struct tlbgen_machine_range r[64];
+	int nr = tlbgen_machine_ranges(model, r, 64);
+
+	printf("# interval: each figure with a stated range (docs/machines.md) at its low and "
+	       "high end,\n#   one at a time; the effects below and above the point summed\n");
+	for (unsigned int p = 0; p < 2; p++) {
+		unsigned int lazy = p ? 3 : single_lazy;
+		json_t *pa = params(machine, prog[p], kernel_label[1], lazy);
+		bool used[64] = { false };
+
+		printf("%-9s change %+.1f%%, interval %+.1f..%+.1f%%; widest:", prog[p],
+		       get("change_pct", pa), get("change_interval_low_pct", pa),
+		       get("change_interval_high_pct", pa));
+		for (int n = 0; n < 5 && n < nr; n++) {
+			int best = -1;
+			double bw = -1;
+
+			for (int i = 0; i < nr && i < 64; i++) {
+				json_t *pf = json_deep_copy(pa);
+				double w;
+
+				json_object_set_new(pf, "figure", json_string(r[i].field));
+				w = get("figure_swing_change_pct", pf);
+				json_decref(pf);
+				if (!used[i] && w > bw)
+					bw = w, best = i;
+			}
+			if (best < 0)
+				break;
+			used[best] = true;
+			printf(" %s %.1f", r[best].field, bw);
+		}
+		printf("\n");
+		json_decref(pa);
+	}
+}
+
 static int seed002_run(struct bench_env *e)
 {
 	const char *machine = e->machine_spec ? e->machine_spec : "unmatched";
@@ -183,7 +302,12 @@ static int seed002_run(struct bench_env *e)
 	       "sfence.vma by SBI; lazy: other harts\n# in mm_cpumask (threaded: the 3 sleeping "
 	       "threads' harts; single: an estimate, 0..3)\n", rounds, machine);
 	print_table(machine);
-	return 0;
+	if (!interval)
+		return 0;
+	rc = run_interval(e, machine);
+	if (!rc)
+		print_interval(machine, e->machine.name);
+	return rc;
 }
 
 const struct bench bench_seed002 = {

@@ -62,6 +62,21 @@ cs, ct = v("change_pct", "single", A, 1), v("change_pct", "threaded", A, 3)
 for name, c, lo, hi, seed in (("single", cs, -25, -3, -12), ("threaded", ct, -50, -20, -34)):
     print("report: %s change %+.1f%%, band %d..%d%% (seed %d%%): %s"
           % (name, c, lo, hi, seed, "within" if lo <= c <= hi else "MISSED"))
+# --interval: every stated range of unmatched rerun; the SBI fence's latency
+# must move the change (the path prices it), the interval hold the point.
+ri = Run(bench, ["seed002", "--rounds", "4", "--interval"])
+check(ri.rc == 0, "seed002 --interval exits 0 (rc %d)" % ri.rc)
+for prog, lazy in (("single", 1), ("threaded", 3)):
+    q = dict(workload="seed002", program=prog, kernel=A, lazy_harts=lazy)
+    pt, lo, hi = (ri.value(n, **q) for n in ("change_pct", "change_interval_low_pct",
+                                              "change_interval_high_pct"))
+    check(None not in (pt, lo, hi) and lo <= pt <= hi,
+          "%s: interval %s..%s holds the change %s" % (prog, lo, hi, pt))
+    sw = ri.values("figure_swing_change_pct", "figure", **q)
+    check(len(sw) == 20, "%s: a swing for each of unmatched's 20 ranged figures (%d)" % (prog, len(sw)))
+    check(sw.get("ipi_latency", 0) > 1, "%s: ipi_latency moves the change (%s points)"
+          % (prog, sw.get("ipi_latency")))
+    check(sw.get("invlpgb", 0) == 0 and "invlpgb" not in sw, "%s: x86-only figures are not varied" % prog)
 check(Run(bench, ["seed002", "-p", "v6.0"], keep=False).rc == 2, "seed002 -p: exit 2")
 check(Run(bench, ["seed002", "--mode", "threads"], keep=False).rc == 2, "seed002 --mode threads: exit 2")
 check(Run(bench, ["seed002", "--single-lazy", "4"], keep=False).rc == 2, "seed002 --single-lazy 4: exit 2")
