@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/arch/riscv/tlbflush.c - riscv's flushes (arch/riscv/mm/tlbflush.c):
- * __flush_tlb_range() through on_each_cpu_mask(), and the batched unmap of
+ * __flush_tlb_range() through on_each_cpu_mask() or, where the IPIs may not
+ * carry fences, one SBI remote fence (riscv_rfence=sbi), and the batched unmap of
  * 54d7431af73e: add ORs mm_cpumask into the batch; flush sends one full
  * flush without ASID to every CPU of the mask (no lazy filter), then clears
  * it. Unbatched: one ranged flush per page.
