@@ -168,9 +168,22 @@ static double change_on(struct bench_env *e, const struct tlbgen_machine *m, uns
 	return 100.0 * (ns[1] / ns[0] - 1);
 }
 
+/* Whether the --machine spec sets `field` itself (then it is the user's, not varied). */
+static bool spec_sets(const char *spec, const char *field)
+{
+	const char *s = strchr(spec, ':');
+	size_t n = strlen(field);
+
+	for (s = s ? s + 1 : NULL; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+		if (!strncmp(s, field, n) && s[n] == '=')
+			return true;
+	return false;
+}
+
 /*
  * --interval: each figure with a stated range at its low and its high end,
- * the others at their points (as seed000's --interval): the change's
+ * the others at their points (as seed000's --interval; one run each, the
+ * runs are deterministic; a field the spec sets is not varied): the change's
  * interval is the point plus the effects below it and above it, summed (a
  * linear bound, not a confidence interval).
  */
@@ -191,6 +204,9 @@ static int run_interval(struct bench_env *e, const char *machine)
 
 		for (int i = 0; i < nr && i < 64; i++) {
 			double ch[2];
+
+			if (spec_sets(machine, r[i].field))
+				continue;
 
 			for (int end = 0; end < 2; end++) {
 				struct tlbgen_machine m;

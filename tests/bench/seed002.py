@@ -77,6 +77,10 @@ for prog, lazy in (("single", 1), ("threaded", 3)):
     check(sw.get("ipi_latency", 0) > 1, "%s: ipi_latency moves the change (%s points)"
           % (prog, sw.get("ipi_latency")))
     check(sw.get("invlpgb", 0) == 0 and "invlpgb" not in sw, "%s: x86-only figures are not varied" % prog)
+rs = Run(bench, ["seed002", "--rounds", "4", "--interval", "--machine", "unmatched:ipi_latency=12000"])
+sw = rs.values("figure_swing_change_pct", "figure", workload="seed002", program="threaded")
+check(rs.rc == 0 and len(sw) == 19 and "ipi_latency" not in sw,
+      "a figure the --machine spec sets is the user's: not varied (%d figures)" % len(sw))
 check(Run(bench, ["seed002", "-p", "v6.0"], keep=False).rc == 2, "seed002 -p: exit 2")
 check(Run(bench, ["seed002", "--mode", "threads"], keep=False).rc == 2, "seed002 --mode threads: exit 2")
 check(Run(bench, ["seed002", "--single-lazy", "4"], keep=False).rc == 2, "seed002 --single-lazy 4: exit 2")
