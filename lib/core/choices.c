@@ -71,8 +71,7 @@ static const struct tlbgen_choice_value switching_write_v[] = {
 	V("late", SWITCHING_WRITE_LATE, OLD),
 	V("early", SWITCHING_WRITE_EARLY, "fea4e317f9e7", "v6.15"), END };
 static const struct tlbgen_choice_value barrier_v[] = {
-	V("off", 0, OLD),
-	V("on", 1, "83b0177a6c48", "v6.18"), END };
+	V("off", 0, OLD), V("on", 1, "83b0177a6c48", "v6.18"), END };
 static const struct tlbgen_choice_value sm_check_v[] = {
 	V("always", 1, OLD),
 	V("debug_vm", 0, "7e33001b8b9a", "v6.13"), END };
@@ -87,8 +86,9 @@ static const struct tlbgen_choice_value arm64_batched_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "43b3dfdd0455", "v6.6"), END };
 static const struct tlbgen_choice_value riscv_batched_v[] = {
-	V("off", 0, OLD),
-	V("on", 1, "54d7431af73e", "v6.8"), END };
+	V("off", 0, OLD), V("on", 1, "54d7431af73e", "v6.8"), END };
+static const struct tlbgen_choice_value riscv_rfence_v[] = {
+	V("ipi", 0, OLD), V("sbi", 1, OLD), END };
 static const struct tlbgen_choice_value repeat_tlbi_v[] = {
 	V("off", 0, OLD),
 	V("on", 1, "d9ff80f83ecb", "v4.16 (erratum CPUs)"), END };
@@ -145,14 +145,11 @@ static const struct tlbgen_choice_value cfd_mask_v[] = {
 	V("per-cpu", SMP_CFD_MASK_PER_CPU, OLD),
 	V("task-local", SMP_CFD_MASK_TASK_LOCAL, "9a560af15fd3", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value wait_preempt_v[] = {
-	V("off", 0, OLD),
-	V("on", 1, "8df8a6028309", "v7.3-rc1"), END };
-static const struct tlbgen_choice_value info_place_v[] = {
-	V("per-cpu", FLUSH_INFO_PER_CPU, "3db6d5a5ecaf", "v5.2"),
-	V("stack", FLUSH_INFO_STACK, "ed15468787dd", "v7.3-rc1"), END };
+	V("off", 0, OLD), V("on", 1, "8df8a6028309", "v7.3-rc1"), END };
+static const struct tlbgen_choice_value info_place_v[] = { V("per-cpu", FLUSH_INFO_PER_CPU,
+	"3db6d5a5ecaf", "v5.2"), V("stack", FLUSH_INFO_STACK, "ed15468787dd", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value multi_preempt_v[] = {
-	V("off", 0, OLD),
-	V("on", 1, "a5a162fe1ae1", "v7.3-rc1"), END };
+	V("off", 0, OLD), V("on", 1, "a5a162fe1ae1", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD), V("on", 1, "b7333b58f358", "v5.9"), END };
 static const struct tlbgen_choice_value dirty_retry_v[] = {
@@ -231,6 +228,9 @@ static const struct tlbgen_choice choices[] = {
 	B("riscv_batched_unmap", riscv_batched_unmap, riscv_batched_v, "riscv",
 	  "riscv selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH (54d7431af73e); before it every "
 	  "unmapped page is flushed at once"),
+	B("riscv_rfence", riscv_sbi_rfence, riscv_rfence_v, "riscv", "remote sfence.vma: ipi = "
+	  "on_each_cpu_mask() (riscv_use_ipi_for_rfence()), sbi = sbi_remote_sfence_vma_asid(): "
+	  "the firmware fences the harts, no flush callback there (IPIs by SBI, as on a CLINT board)"),
 	B("arm64_repeat_tlbi", arm64_repeat_tlbi, repeat_tlbi_v, "arm64",
 	  "ARM64_WORKAROUND_REPEAT_TLBI (an erratum CPU): extra TLBIs and DSBs, see "
 	  "arm64_repeat_tlbi_sync"),

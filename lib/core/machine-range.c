@@ -107,6 +107,30 @@ static const struct tlbgen_machine_range arm64_128[] = {
 	R(fill_hold, 0, 80, EST),
 };
 
+/* unmatched (seed 002's board): every cost an estimate. */
+static const struct tlbgen_machine_range unmatched[] = {
+	R(hit, 2, 4, EST),
+	R(same_socket, 30, 150, EST),
+	R(cross_socket, 30, 150, EST),
+	R(memory, 120, 360, EST),		/* 100..300 ns */
+	R(rmw, 5, 40, EST),
+	R(inval_sharer, 0, 20, EST),
+	R(ipi_send, 200, 2400, EST),
+	R(ipi_latency, 200, 12000, EST),	/* 0.17..10 us */
+	R(irq_entry, 200, 1200, EST),
+	R(irq_exit, 200, 1200, EST),
+	R(invlpg, 5, 200, EST),
+	R(cr3_write, 10, 500, EST),
+	R(refill, 20, 200, EST),
+	R(syscall, 300, 1200, EST),
+	R(page_fault, 24000, 180000, EST),	/* 20..150 us */
+	R(ptl, 10, 50, EST),
+	R(zap, 12000, 120000, EST),		/* 10..100 us */
+	R(user_work, 5, 20, EST),
+	R(spin, 10, 100, EST),
+	R(fill_hold, 0, 80, EST),
+};
+
 static const struct tlbgen_machine_range none[] = { { NULL, 0, 0, NULL } };
 
 struct model_ranges {
@@ -122,6 +146,7 @@ static const struct model_ranges models[] = {
 	M("skx-2s-80", skylake_sp, skylake_pti),
 	{ "power10", power10, none, ARRAY_SIZE(power10), 0 },
 	{ "arm64-128", arm64_128, none, ARRAY_SIZE(arm64_128), 0 },
+	{ "unmatched", unmatched, none, ARRAY_SIZE(unmatched), 0 },
 };
 
 TLBGEN_API int tlbgen_machine_ranges(const char *name, struct tlbgen_machine_range *out, size_t n)

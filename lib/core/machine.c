@@ -187,8 +187,49 @@ static const struct tlbgen_machine arm64_128 = {
 	.fill_hold = 0,
 };
 
+/*
+ * Seed 002's box: the SiFive HiFive Unmatched, an FU740 with 4 U74 cores
+ * at 1.2 GHz sharing one L2, Linux in S-mode under OpenSBI. Its S-mode
+ * IPIs come from the SBI IPI extension, so v6.7/v6.8 send every remote
+ * sfence.vma as one sbi_remote_sfence_vma_asid() call (profile choice
+ * riscv_rfence=sbi). The x86 names carry these meanings: ipi_send is
+ * OpenSBI queueing a request and raising a target's MSIP, ipi_latency the
+ * MSIP reaching the target, irq_entry/irq_exit a trap into M-mode and its
+ * mret; invlpg a sfence.vma by page, cr3_write one by ASID or whole;
+ * page_fault the shmem swap-in fault, zap the reclaim of one page with
+ * its swap write. Every cost is an estimate (docs/machines.md).
+ */
+static const struct tlbgen_machine unmatched = {
+	.sz = sizeof(struct tlbgen_machine),
+	.name = "unmatched",
+	.sockets = 1, .cores_per_socket = 4, .threads_per_core = 1,
+	.mhz = 1200,				/* FU740: U74 cores at 1.2 GHz */
+	.hit = 3,				/* L1D (estimate) */
+	.same_socket = 60,			/* a line via the shared L2 (estimate) */
+	.cross_socket = 60,			/* one socket: as same_socket */
+	.memory = NS(150, 1200),		/* DDR4 (estimate) */
+	.rmw = 10,				/* an AMO over a store (estimate) */
+	.inval_sharer = 0,
+	.ipi_send = 600,			/* OpenSBI: queue, MSIP write (estimate) */
+	.ipi_latency = 1200,			/* MSIP to the target's trap (estimate) */
+	.irq_entry = 400,			/* M-mode trap entry, dispatch (estimate) */
+	.irq_exit = 400,			/* and its mret (estimate) */
+	.invlpg = 20,				/* sfence.vma by page (estimate) */
+	.cr3_write = 50,			/* sfence.vma by ASID or all (estimate) */
+	.refill = 60,				/* a hardware page walk (estimate) */
+	.syscall = 600,				/* ecall round trip into Linux (estimate) */
+	.page_fault = NS(60000, 1200),		/* shmem swap-in: a swap read (estimate) */
+	.ptl = 20,				/* estimate */
+	.zap = NS(40000, 1200),			/* reclaim of a page with its swap write (estimate) */
+	.user_work = 10,			/* the program's read of the page (estimate) */
+	.spin = 20,				/* estimate */
+	.invlpgb = 0,				/* x86 only */
+	.tlbsync = 0,				/* x86 only */
+	.fill_hold = 0,
+};
+
 static const struct tlbgen_machine *const builtin[] = { &skylake_56, &skylake_56_pti, &skx_2s_80,
-							 &power10, &arm64_128 };
+							 &power10, &arm64_128, &unmatched };
 
 struct field {
 	const char *name;
@@ -235,7 +276,7 @@ static void list_valid(void)
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0, "%s%s",
 					i ? " " : "", fields[i].name);
-	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 arm64-128 host; "
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 arm64-128 unmatched host; "
 		   "fields: %s\n", buf);
 }
 

@@ -32,7 +32,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "switch_mm_barrier=off,same_mm_cpumask_check=always,ceiling_place=flush_tlb_mm_range,"
 	  "tlb_single_page_flush_ceiling=33,"
 	  "batch_arch=x86,batched_unmap=on,arm64_batched_unmap=off,riscv_batched_unmap=off,"
-	  "arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
+	  "riscv_rfence=ipi,arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
 	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue,"
 	  "invlpgb=off,invlpgb_needs_pcid=no,arm64_repeat_tlbi_sync=per-tlbi,smp_cfd_mask=per-cpu,"
 	  "smp_wait_preempt=off,flush_tlb_info=per-cpu,flush_multi_preempt=off", NULL },

@@ -124,6 +124,7 @@ struct tlbgen_profile {
 	enum tlbgen_batched_pending batched_pending;
 	bool arm64_batched_unmap;	/* 43b3dfdd0455: arm64 selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH */
 	bool riscv_batched_unmap;	/* 54d7431af73e: riscv selects it */
+	bool riscv_sbi_rfence;		/* !riscv_use_ipi_for_rfence(): remote sfence.vma by SBI */
 	bool ubc_pte_accessible;	/* 4d4b6d66db63: batch only pte_accessible() PTEs */
 	/* The call engine. */
 	enum tlbgen_smp_wait_mask smp_wait_mask;

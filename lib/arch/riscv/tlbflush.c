@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/arch/riscv/tlbflush.c - riscv's flushes (arch/riscv/mm/tlbflush.c):
- * __flush_tlb_range() through on_each_cpu_mask(), and the batched unmap of
+ * __flush_tlb_range() through on_each_cpu_mask() or, where the IPIs may not
+ * carry fences, one SBI remote fence (riscv_rfence=sbi), and the batched unmap of
  * 54d7431af73e: add ORs mm_cpumask into the batch; flush sends one full
  * flush without ASID to every CPU of the mask (no lazy filter), then clears
  * it. Unbatched: one ranged flush per page.
@@ -14,6 +15,7 @@
  * generic flush_tlb_mm_range() path.
  */
 #include "../../core/access.h"
+#include "../../core/irqflags.h"
 #include "../../observers/oracle.h"
 #include "../../observers/simtlb.h"
 #include "tlbflush.h"
@@ -54,10 +56,92 @@ static void riscv_ipi_flush_tlb_range_asid(struct tlbgen_system *sys, unsigned i
 	tlbgen__trace_flush(sys, cpu, TLBGEN_FLUSH_KIND_PARTIAL, nr);
 }
 
-/* on_each_cpu_mask(cmask, __ipi_flush_tlb_range_asid, ..., 1) */
+/*
+ * The firmware fences hart `t` (OpenSBI's M-mode handler of the remote
+ * fence): f->mm's pages, or every entry for a flush without an ASID. No
+ * Linux code runs there, so nothing is counted as a flush callback.
+ */
+static void riscv_sbi_fence_hart(struct tlbgen_system *sys, const struct tlbgen_flush_tlb_info *f,
+				 unsigned int t)
+{
+	bool all = !f->mm || f->end == TLBGEN_TLB_FLUSH_ALL;
+	unsigned long first = all ? 0 : f->start >> TLBGEN_PAGE_SHIFT;
+	unsigned long last = all ? 0 : (f->end - 1) >> TLBGEN_PAGE_SHIFT;
+
+	if (!tlbgen__oracle_on(sys))
+		return;
+	if (f->mm && sys->mode != TLBGEN_MODE_THREADED) {
+		tlbgen__tlb_invalidate_mm(sys, t, f->mm, first, last, all);
+		return;
+	}
+	for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+		tlbgen__tlb_invalidate_nocost(sys, t, asid, first, last, all);
+}
+
+/*
+ * What the initiator waits for in virtual time: its own ecall (a trap into
+ * M-mode and back, priced as a target's trap), then per target, one after
+ * the other as OpenSBI's sbi_tlb_request() did before it learned to send
+ * to every hart first and wait once: the request queued and MSIP raised,
+ * the target's trap, fence and return, and the completion it polls for (a
+ * line transfer). The targets' stolen M-mode time is not charged to them
+ * (an idle hart loses nothing).
+ */
+static void riscv_sbi_cost(struct tlbgen_system *sys, unsigned int cpu,
+			   const struct tlbgen_flush_tlb_info *f, unsigned int targets)
+{
+	const struct tlbgen_machine *m = &sys->machine;
+	uint64_t fence;
+
+	if (!sys->exec || !targets)
+		return;
+	fence = !f->mm || f->end == TLBGEN_TLB_FLUSH_ALL ? m->cr3_write :
+		(uint64_t)m->invlpg * ((f->end - f->start) >> f->stride_shift);
+	sys->exec->spend(sys, cpu, m->irq_entry + m->irq_exit +
+			 targets * (m->ipi_send + m->ipi_latency + m->irq_entry + fence +
+				    m->irq_exit + m->same_socket));
+}
+
+/*
+ * sbi_remote_sfence_vma_asid(cmask, ...) when !riscv_use_ipi_for_rfence():
+ * on v6.7/v6.8 the S-mode IPIs of a CLINT board come from the SBI IPI
+ * extension, which sbi_ipi_init() registers with use_for_rfence = false,
+ * so every remote fence is this one SBI call. The calling hart, if in
+ * the mask, fences too (in the call, as the IPI path's local run).
+ */
+static void riscv_sbi_rfence(struct tlbgen_system *sys, unsigned int cpu,
+			     const atomic_ulong *cmask, struct tlbgen_flush_tlb_info *info)
+{
+	bool irqs = sys->mode == TLBGEN_MODE_THREADED && !tlbgen__irqs_disabled(sys, cpu);
+	unsigned int n = 0;
+
+	if (irqs)	/* threaded: a TLB's lock is taken with IRQs off */
+		tlbgen__local_irq_disable(sys, cpu);
+	for (unsigned int t = 0; t < sys->nr_cpus; t++) {
+		if (t == cpu || !cpumask_test_cpu(t, cmask))
+			continue;
+		riscv_sbi_fence_hart(sys, info, t);
+		n++;
+	}
+	if (irqs)
+		tlbgen__local_irq_enable(sys, cpu);
+	tlbgen__count_n(sys, cpu, info->mm, TLBGEN_STAT_IPI_AVOIDED, n);
+	riscv_sbi_cost(sys, cpu, info, n);
+	if (cpumask_test_cpu(cpu, cmask)) {
+		tlbgen__local_irq_disable(sys, cpu);
+		riscv_ipi_flush_tlb_range_asid(sys, cpu, info);
+		tlbgen__local_irq_enable(sys, cpu);
+	}
+}
+
+/* on_each_cpu_mask(cmask, __ipi_flush_tlb_range_asid, ..., 1), or the SBI call. */
 static void riscv_on_each_cpu_mask(struct tlbgen_system *sys, unsigned int cpu,
 				   const atomic_ulong *cmask, struct tlbgen_flush_tlb_info *info)
 {
+	if (sys->profile.riscv_sbi_rfence) {
+		riscv_sbi_rfence(sys, cpu, cmask, info);
+		return;
+	}
 	tlbgen__smp_call_function_many_cond(sys, cpu, cmask, riscv_ipi_flush_tlb_range_asid, info,
 					    SCF_WAIT | SCF_RUN_LOCAL, NULL);
 }
