@@ -53,11 +53,10 @@ static const char *const col_label[NCOL] = { "pre-89b15332", "89b15332", "Linus"
 static const unsigned int default_threads[] = { 1, 32, 64, 96, 128 };
 
 /*
- * The seed's figures as the issue states them: the fixes bring the process
- * rows back to the kernel before 89b15332af7c (its band 95..102%), and the
- * thread rows to 61.75..76.06% of it at 32..128 threads. The thread's
- * per-row table was not found (search: pages corpus), so the band's ends
- * are the reference, not per-row figures.
+ * The seed's figures as ranges: the fixes bring the process rows back to
+ * 95..102% of the kernel before 89b15332af7c, and the thread rows to
+ * 61.75..76.06% of it at 32..128 threads. The thread's per-row table is not
+ * at hand, so the ranges' ends are the reference, not per-row figures.
  */
 #define SEED_THREADS_LO	61.75
 #define SEED_THREADS_HI	76.06

@@ -10,8 +10,8 @@ the SBI path sends no IPI and runs no flush callback on another hart, yet
 the oracle sees no stale translation; batching makes both programs
 faster, and saves more the more harts are in mm_cpumask (nothing with
 none); the threaded program is slower than the single one before
-batching and about equal after, as in the seed. The done-when bands
-(single -3..-25%, threaded -20..-50%) are printed as a report, not
+batching and about equal after, as in the seed. The bands around the
+seed's changes (single -3..-25%, threaded -20..-50%) are printed as a report, not
 asserted: the model is calibrated, not fitted (docs/machines.md).
 
 usage: seed002.py TLBGEN-BENCH"""

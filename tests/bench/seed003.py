@@ -6,7 +6,7 @@ will-it-scale page_fault3 on the arm64-128 model under the kernel before
 code fixes exactly: before 89b15332af7c no fault retries, so no spurious
 flush; unfixed, every first write attempt returns VM_FAULT_RETRY and the
 retry's spurious fault is one broadcast flush_tlb_page(); the skip-on-retry
-fixes flush nothing. The done-when bands: from 32 tasks on, the three fix
+fixes flush nothing. The bands around the seed: from 32 tasks on, the three fix
 columns' process rows at 95..102% of the kernel before, their thread rows
 within 12 points of the seed's 61.75..76.06%, and the unfixed column below
 every fix. Within 60 s with -j 2.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """seed004 --mode virtual, read from results.json: the tlbie test on the
 power10 model under the box's ceiling 34, the patch's 32 (>=) and
-mainline's 33 (>). The done-when bands: the rate of work rises +40..+120%
+mainline's 33 (>). The bands around the seed: the rate of work rises +40..+120%
 from 34 to 32 (the seed: 176 -> 313, +78%), and the share of the CPU's
 cycles stalled on tlbie falls as in the seed (1.80 G of 4.20 G -> 0.11 G
 of 4.21 G): from 20..60% to under 5%. The counts are the kernel's rule and

@@ -35,7 +35,7 @@ for prof in ("v5.17", "v6.0", "latest"):
                 if len(get(a, name, profile=prof, cpu=cpu, reason=reason)) != 1:
                     bad.append(f"{name} cpu {cpu} reason {reason} of {prof} missing")
 # The check adds up: the recorded events are the same under every profile,
-# matched never exceeds either side, agreement is the done-when's formula.
+# matched never exceeds either side, agreement = matched / (recorded + replayed - matched).
 for prof in ("v5.17", "latest"):
     rec = sum(get(a, "recorded", profile=prof))
     rep = sum(get(a, "replayed", profile=prof))

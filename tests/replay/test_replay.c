@@ -73,7 +73,7 @@ static void test_info(void **state)
 
 /*
  * Under the recording kernel's profile and machine: every recorded decision
- * is counted once, and they agree. Thresholds: the done-when's 0.97 per
+ * is counted once, and they agree. Thresholds: 0.97 agreement per
  * trace; two threads flushing one mm (tlbflush-2t) lose some partial/full
  * decisions in stepped mode, where another CPU's untraced inc_mm_tlb_gen()
  * cannot land inside a flush; virtual time interleaves them.
