@@ -90,13 +90,29 @@ static int rc_round(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 	return 0;
 }
 
+/* The reclaimer's (CPU 0's) flushes and the system's IPIs, remote
+ * flush_tlb_func()s, TLBIs and DSBs; the oracle's verdict. */
+static void rc_take_counts(struct tlbgen_system *sys, struct rc_counts *out)
+{
+	uint64_t st[TLBGEN_STAT_NR];
+
+	tlbgen_stats__cpu(sys, 0, st, TLBGEN_STAT_NR);
+	out->flushes = st[TLBGEN_STAT_FLUSH_INITIATED];
+	tlbgen_stats__system(sys, st, TLBGEN_STAT_NR);
+	out->ipis = st[TLBGEN_STAT_IPI_SENT];
+	out->remote = st[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
+	out->tlbi = st[TLBGEN_STAT_TLBI];
+	out->dsb = st[TLBGEN_STAT_DSB];
+	out->violations = tlbgen_oracle__violations(sys);
+	out->err = 0;
+}
+
 void rc_stepped(const struct rc_cfg *c, int state, unsigned int k, const char *arch,
 		       bool batched, struct rc_counts *out)
 {
 	struct tlbgen_system *sys = rc_system(c, k + 1, TLBGEN_MODE_STEPPED, arch, batched);
 	struct tlbgen_mm *mm = NULL;
 	struct tlbgen_unmap_batch *u = NULL;
-	uint64_t st[TLBGEN_STAT_NR];
 
 	memset(out, 0, sizeof(*out));
 	out->err = 1;
@@ -120,15 +136,7 @@ void rc_stepped(const struct rc_cfg *c, int state, unsigned int k, const char *a
 				for (unsigned long p = 0; p < c->pages; p += 8)
 					tlbgen_access(sys, cpu, PG(p));
 	}
-	tlbgen_stats__cpu(sys, 0, st, TLBGEN_STAT_NR);
-	out->flushes = st[TLBGEN_STAT_FLUSH_INITIATED];
-	tlbgen_stats__system(sys, st, TLBGEN_STAT_NR);
-	out->ipis = st[TLBGEN_STAT_IPI_SENT];
-	out->remote = st[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
-	out->tlbi = st[TLBGEN_STAT_TLBI];
-	out->dsb = st[TLBGEN_STAT_DSB];
-	out->violations = tlbgen_oracle__violations(sys);
-	out->err = 0;
+	rc_take_counts(sys, out);
 out:
 	if (u)
 		tlbgen_unmap_batch__destroy(u);
@@ -296,7 +304,6 @@ double rc_virtual(const struct rc_cfg *c, int state, unsigned int k, const char 
 	TLBGEN_OPTS(tlbgen_wl_opts, wo);
 	struct rc_vrun v = { .c = c, .state = state, .k = k };
 	struct tlbgen_system *sys;
-	uint64_t st[TLBGEN_STAT_NR];
 	char ch[96];
 	int err, ret;
 
@@ -321,17 +328,8 @@ double rc_virtual(const struct rc_cfg *c, int state, unsigned int k, const char 
 	for (unsigned int i = 0; i <= k; i++)
 		if (!tlbgen_cpu__join(sys, i, &ret) && ret && !err)
 			err = ret;
-	if (!err && !v.err) {
-		tlbgen_stats__cpu(sys, 0, st, TLBGEN_STAT_NR);
-		out->flushes = st[TLBGEN_STAT_FLUSH_INITIATED];
-		tlbgen_stats__system(sys, st, TLBGEN_STAT_NR);
-		out->ipis = st[TLBGEN_STAT_IPI_SENT];
-		out->remote = st[TLBGEN_STAT_FLUSH_FUNC_REMOTE];
-		out->tlbi = st[TLBGEN_STAT_TLBI];
-		out->dsb = st[TLBGEN_STAT_DSB];
-		out->violations = tlbgen_oracle__violations(sys);
-		out->err = 0;
-	}
+	if (!err && !v.err)
+		rc_take_counts(sys, out);
 	tlbgen_wl__destroy(v.wl);
 	tlbgen_system__destroy(sys);
 	return out->err ? -1 : (double)v.cycles * 1000.0 / c->machine->mhz /
