@@ -39,8 +39,7 @@ struct tlbgen_simtlb;
 
 /* Per-CPU cost account and fault counters: written only by the CPU itself. */
 struct tlbgen_cpu_cost {
-	/* enum tlbgen_cost_item; INV_PAGES and INV_CYCLES live in stats[]
-	 * (tlbgen__cost_acct()). */
+	/* enum tlbgen_cost_item; INV_PAGES, INV_CYCLES in stats[] (tlbgen__cost_acct()) */
 	_Atomic uint64_t acct[TLBGEN_COST_NR];
 	_Atomic uint64_t faults[TLBGEN_FAULT_STAT_NR];	/* enum tlbgen_fault_stat */
 };
@@ -152,8 +151,7 @@ struct tlbgen_cpu {
 		atomic_ulong *pv_mask;		/* __pv_cpu_mask (kvm_flush_tlb_multi) */
 		atomic_ulong *cond_mask;	/* flush_tlb_mask (6035152d8eeb's pre-pass) */
 		struct tlbgen_csd *csds;	/* csd per target, lazily allocated */
-		struct tlbgen_invlpgb_ring *invlpgb;	/* INVLPGBs this CPU issued, not yet
-							 * completed by its TLBSYNC */
+		struct tlbgen_invlpgb_ring *invlpgb;	/* INVLPGBs issued, before their TLBSYNC */
 		struct tlbgen_preempted *preempted;	/* stepped: a task preempted in its wait */
 		atomic_int attached;		/* threaded: a thread is this CPU */
 		void *rt;			/* the transport's per-CPU data */
@@ -334,13 +332,14 @@ struct tlbgen_exec_hooks {
 	 * with IRQs on (may be NULL). */
 	void (*kword)(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
 		      bool write);
+	/* `cpu` waits `cycles` for a completion the interconnect serves one at
+	 * a time (arm64's DSB ISH), behind those already queued. */
+	void (*serial)(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles);
 };
 
-/*
- * INVLPGBs a CPU issued and its TLBSYNC has not yet waited for: until then
+/* INVLPGBs a CPU issued and its TLBSYNC has not yet waited for: until then
  * another CPU may still use what they invalidate (the model takes the
- * latest legal completion, as for arm64's TLBI before its DSB).
- */
+ * latest legal completion, as for arm64's TLBI before its DSB). */
 #define TLBGEN_INVLPGB_PENDING	16
 #define TLBGEN_ASID_ALL_USER	0xfffeu	/* invlpgb_flush_all_nonglobals() */
 #define TLBGEN_ASID_ALL		0xfffdu	/* invlpgb_flush_all(): globals too */

@@ -118,8 +118,8 @@ static void spend(const struct tlbgen_cost_model *m, uint64_t cycles)
 	}
 }
 
-void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
-			 enum tlbgen_cost_item what, uint64_t n)
+static void charge(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_cost_item what,
+		   uint64_t n, bool serial)
 {
 	const struct tlbgen_cost_model *m = model(sys);
 	struct tlbgen_cpu *a = tlbgen__cpu(sys, cpu);
@@ -153,9 +153,21 @@ void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
 	}
 	tlbgen__stat_add(tlbgen__cost_acct(a, what), n);
 	if (unlikely(sys->exec))
-		sys->exec->spend(sys, cpu, cycles);
+		(serial && sys->exec->serial ? sys->exec->serial : sys->exec->spend)(sys, cpu, cycles);
 	else if (unlikely(m->spend) && sys->mode == TLBGEN_MODE_THREADED)
 		spend(m, cycles);
+}
+
+void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
+			 enum tlbgen_cost_item what, uint64_t n)
+{
+	charge(sys, cpu, what, n, false);
+}
+
+void tlbgen__cost_charge_serial(struct tlbgen_system *sys, unsigned int cpu,
+				enum tlbgen_cost_item what, uint64_t n)
+{
+	charge(sys, cpu, what, n, true);
 }
 
 static uint64_t acct(struct tlbgen_cpu *c, enum tlbgen_cost_item item)

@@ -11,5 +11,9 @@
 /* Charge `n` items of `what` to `cpu` (and busy-wait them if asked). */
 void tlbgen__cost_charge(struct tlbgen_system *sys, unsigned int cpu,
 			 enum tlbgen_cost_item what, uint64_t n);
+/* As tlbgen__cost_charge(), for a wait that the interconnect serves one CPU
+ * at a time: in virtual time it queues behind those in flight (exec->serial). */
+void tlbgen__cost_charge_serial(struct tlbgen_system *sys, unsigned int cpu,
+				enum tlbgen_cost_item what, uint64_t n);
 
 #endif

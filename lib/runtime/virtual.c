@@ -8,9 +8,8 @@
  * directory and the machine model; an IPI arrives ipi_latency after it was
  * sent and is taken at the target's next moment with IRQs on; csd_lock_wait()
  * and the idle loop sleep in virtual time until a csd unlock or an IPI wakes
- * them, as a spinning CPU would see the line change. A CPU only runs when
- * its clock is the lowest, so it never observes a write made at a later
- * virtual time.
+ * them, as a spinning CPU would see the line change. A CPU runs only when its
+ * clock is the lowest: it never observes a write made at a later virtual time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -195,6 +194,7 @@ static const struct tlbgen_exec_hooks vt_hooks = {
 	.fence = vt_fence,
 	.ipi_skipped = tlbgen__vt_ipi_skipped,
 	.kword = vt_kword,
+	.serial = tlbgen__vt_serial,
 };
 
 /* Work `cycles` with IRQs on; IPIs arriving meanwhile are taken on time. */

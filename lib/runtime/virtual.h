@@ -77,6 +77,7 @@ struct tlbgen_vt {
 	enum tlbgen_memory_model model;
 	struct tlbgen_vt_chooser chooser;	/* .choose NULL: scheduled by the clock */
 	struct tlbgen_vt_option *opts;		/* [2 * nr_cpus], with a chooser */
+	uint64_t serial_busy_until;		/* vserial.c: its server's next free time */
 };
 
 #define VT_NEVER	UINT64_MAX
@@ -136,6 +137,9 @@ void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu);
  * running CPU `cpu` (0 from the host), its line's state updated. */
 uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
 			       bool write);
+
+/* vserial.c: exec->serial, a wait served one CPU at a time. */
+void tlbgen__vt_serial(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles);
 
 /* For runtime/cpu.c: spawn / should_stop / join on a virtual system. */
 int tlbgen__vt_spawn(struct tlbgen_system *sys, unsigned int cpu, tlbgen_cpu_fn fn, void *arg);

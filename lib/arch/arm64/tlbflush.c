@@ -47,11 +47,19 @@ static bool arm64_repeat_per_tlbi(const struct tlbgen_system *sys)
  * Virtual time: a broadcast TLBI costs its issue (the machine's invlpgb),
  * the DSB ISH that completes it waits for every PE of the inner-shareable
  * domain (tlbsync + tlbsync_per_cpu per CPU: the cost model's
- * tlbsync_cycles). Other modes keep the counts alone, as before.
+ * tlbsync_cycles), and those waits are served one at a time: "the latency
+ * of the tlbi broadcast instruction increases almost linearly with the
+ * number of CPUs trying to send tlbi broadcasts at the same time" (Andrea
+ * Arcangeli, "arm64: tlb: skip tlbi broadcast", linux-arm-kernel, Feb 2020).
+ * Other modes keep the counts alone.
  */
 static void arm64_charge(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_cost_item what)
 {
-	if (sys->mode == TLBGEN_MODE_VIRTUAL)
+	if (sys->mode != TLBGEN_MODE_VIRTUAL)
+		return;
+	if (what == TLBGEN_COST_TLBSYNCS)
+		tlbgen__cost_charge_serial(sys, cpu, what, 1);
+	else
 		tlbgen__cost_charge(sys, cpu, what, 1);
 }
 
