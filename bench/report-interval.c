@@ -180,12 +180,13 @@ static int row_interval(const struct bench_env *e, const struct bench_vtable *t,
 
 		bench_metric("interval_point_ops_per_sec", "ops/s (points, the interval's seeds)",
 			     NULL, pa, p_ops[k]);
-		bench_metric("ops_per_sec_interval_low", "ops/s", NULL, pa, x + lo_ops[k]);
+		/* The summed effects are a linear bound: no rate below zero. */
+		bench_metric("ops_per_sec_interval_low", "ops/s", NULL, pa, fmax(0, x + lo_ops[k]));
 		bench_metric("ops_per_sec_interval_high", "ops/s", NULL, pa, x + hi_ops[k]);
 		if (k) {
 			double c = bench_pct(row->c[k].ops_per_s, row->c[0].ops_per_s);
 
-			bench_metric("change_interval_low_pct", "%", NULL, pa, c + lo_chg[k]);
+			bench_metric("change_interval_low_pct", "%", NULL, pa, fmax(-100, c + lo_chg[k]));
 			bench_metric("change_interval_high_pct", "%", NULL, pa, c + hi_chg[k]);
 		}
 		json_decref(pa);
