@@ -7,9 +7,11 @@
  * flush without ASID to every CPU of the mask (no lazy filter), then clears
  * it. Unbatched: one ranged flush per page.
  *
- * riscv's global ASIDs keep a CPU in mm_cpumask after it switched away;
- * the emulated CPUs keep x86's per-CPU ASID slots and, under the
- * clear-on-switch profiles, leave the mask. So the riscv hooks also bump
+ * With the ASID allocator, riscv's switch_mm() keeps a CPU in the previous
+ * mm's mask ("riscv: asid: Fixup stale TLB entry cause application crash",
+ * Guo Ren, 2022); without ASIDs it clears it. The emulated CPUs keep x86's
+ * per-CPU ASID slots and, under the clear-on-switch profiles, leave the
+ * mask. So the riscv hooks also bump
  * the mm's tlb_gen: such a CPU then flushes in switch_mm() when it comes
  * back (never fewer flushes than riscv). flush_tlb_mm() is modelled by the
  * generic flush_tlb_mm_range() path.
