@@ -336,7 +336,7 @@ const struct bench bench_seed002 = {
 		"variant with a sleeping thread pinned per core, under v6.7 and v6.8 on the\n"
 		"unmatched model (remote sfence.vma by SBI): seconds beside the seed's\n"
 		"20.3 -> 17.9 s and 27.4 -> 18.1 s.\n",
-	.shared = BENCH_O_MACHINE | BENCH_O_JSON,
+	.shared = BENCH_O_MODE | BENCH_O_MACHINE | BENCH_O_JSON,
 	.modes = BENCH_M_VIRTUAL,
 	.default_modes = BENCH_M_VIRTUAL,
 	.opts = seed002_opts,
