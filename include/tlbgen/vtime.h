@@ -123,7 +123,8 @@ enum tlbgen_vt_time {
 	TLBGEN_VT_TIME_WORK = 0,	/* tlbgen_vtime__event() and __spend(): syscalls,
 					 * faults, zaps, user work */
 	TLBGEN_VT_TIME_TLB,		/* the TLB's own cost: INVLPGs, full flushes,
-					 * refills, INVLPGB/TLBSYNC */
+					 * refills, INVLPGB/TLBSYNC, TLBI/DSB and
+					 * the DSB ISH's wait for its turn */
 	TLBGEN_VT_TIME_LINE,		/* shared-line accesses: hits and transfers */
 	TLBGEN_VT_TIME_LINE_WAIT,	/* ... queued behind another transfer of the line */
 	TLBGEN_VT_TIME_SEND,		/* sending: the ICR write of an IPI, a wake's line */

@@ -8,6 +8,8 @@
  *  - one flush between two CPUs, charged kind by kind;
  *  - v5.17 spends more on the tlb_gen line and on full flushes than v6.0
  *    in the same storm (aa44284960's two savings);
+ *  - arm64: the DSB ISH of two CPUs flushing at once is served one at a
+ *    time, so one of them waits for the other's; alone, nobody waits;
  *  - the names of the kinds, and a caller's short struct left untouched.
  */
 #include <stddef.h>
@@ -217,12 +219,85 @@ static void test_names_and_short_struct(void **state)
 	tlbgen_system__destroy(sys);
 }
 
+/* ---- arm64: DSB ISH waits served one at a time ------------------------------------------------- */
+
+struct bflush {
+	struct tlbgen_mm *mm[2];
+	struct tlbgen_unmap_batch *u[2];
+};
+
+/* Unmap one page of its own mm under a batch, then try_to_unmap_flush():
+ * one TLBI VALE1IS and the DSB ISH that completes it. */
+static int bflush_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct bflush *b = arg;
+	int err = tlbgen_switch_mm(sys, cpu, b->mm[cpu]);
+
+	if (!err)
+		err = tlbgen_access(sys, cpu, PG(0)) < 0;
+	if (!err)
+		err = tlbgen_try_to_unmap_one(sys, cpu, b->u[cpu], b->mm[cpu], PG(0),
+					      TLBGEN_TTU_BATCH_FLUSH, TLBGEN_PTE_ACCESSIBLE) != 1;
+	if (!err)
+		err = tlbgen_try_to_unmap_flush(sys, cpu, b->u[cpu]) != 1;
+	return err;
+}
+
+/* The TLB's virtual time beyond its cycles (the DSB ISH queueing) with
+ * `n` CPUs flushing from time 0; *sync: one DSB ISH's cycles. */
+static uint64_t dsb_queueing(unsigned int n, uint64_t *sync)
+{
+	struct tlbgen_system *sys = t_sys_mode(2, TLBGEN_MODE_VIRTUAL, "latest", "batch_arch=arm64");
+	struct tlbgen_vtime_stats st = { .sz = sizeof(st) };
+	struct tlbgen_cost_model cm = { .sz = sizeof(cm) };
+	struct tlbgen_cost_account cost;
+	struct bflush b;
+	int ret;
+
+	for (unsigned int c = 0; c < 2; c++) {
+		b.mm[c] = t_mm(sys, 4);
+		assert_int_equal(tlbgen_unmap_batch__create(sys, &b.u[c]), 0);
+	}
+	for (unsigned int c = 0; c < n; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, bflush_thread, &b), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, 1000000), 0);
+	for (unsigned int c = 0; c < n; c++) {
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_DSB), n);
+	assert_int_equal(tlbgen_vtime__stats(sys, &st), 0);
+	assert_int_equal(tlbgen_cost__system(sys, &cost), 0);
+	assert_int_equal(tlbgen_system__cost_model(sys, &cm), 0);
+	*sync = cm.tlbsync_cycles;
+	for (unsigned int c = 0; c < 2; c++)
+		assert_int_equal(tlbgen_unmap_batch__destroy(b.u[c]), 0);
+	tlbgen_system__destroy(sys);
+	return st.time[TLBGEN_VT_TIME_TLB] - cost.cycles;
+}
+
+static void test_arm64_dsb_serial(void **state)
+{
+	uint64_t sync, q;
+
+	(void)state;
+	/* Alone: the TLB's time is its cycles. */
+	assert_int_equal(dsb_queueing(1, &sync), 0);
+	assert_true(sync > 0);
+	/* Two at once, the same work before: the later one waits for the
+	 * earlier's completion, at most a whole DSB ISH. */
+	q = dsb_queueing(2, &sync);
+	assert_true(q > 0);
+	assert_true(q <= sync);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_storm_sums),
 		cmocka_unit_test(test_one_flush),
 		cmocka_unit_test(test_names_and_short_struct),
+		cmocka_unit_test(test_arm64_dsb_serial),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
