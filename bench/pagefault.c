@@ -126,6 +126,9 @@ static void record_row(const struct pf_plan *pl, unsigned int i, unsigned int ro
 				     x->fst[TLBGEN_FAULT_STAT_SPURIOUS_FLUSH] / ops);
 			bench_metric("ipis_per_op", "IPIs/op", "lower", pa,
 				     x->st[TLBGEN_STAT_IPI_SENT] / ops);
+			/* csds queued: an IPI is raised only for the first of a queue. */
+			bench_metric("csds_per_op", "csds/op", "lower", pa,
+				     x->st[TLBGEN_STAT_CALL_QUEUED] / ops);
 			bench_metric("flushes_per_op", "flushes/op", "lower", pa,
 				     x->st[TLBGEN_STAT_FLUSH_INITIATED] / ops);
 			bench_metric("tlbi_per_op", "TLBI/op", "lower", pa, x->st[TLBGEN_STAT_TLBI] / ops);
