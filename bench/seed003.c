@@ -76,8 +76,10 @@ static const struct {
 /* The seed's figure for fix column k (2..4) at n tasks; false if none. */
 static bool seed_figure(bool proc, unsigned int n, unsigned int k, double *pct)
 {
+	if (k < 2 || k >= NCOL)
+		return false;
 	for (unsigned int i = 0; i < ARRAY_SIZE(seed_pct); i++) {
-		if (seed_pct[i].n == n && k >= 2 && k < NCOL) {
+		if (seed_pct[i].n == n) {
 			*pct = proc ? seed_pct[i].proc[k - 2] : seed_pct[i].thr[k - 2];
 			return true;
 		}
@@ -178,25 +180,25 @@ static void record_cell(const char *machine, bool proc, unsigned int n, unsigned
 			double base, double *worst)
 {
 	json_t *pa = params(machine, proc, n, k);
-	double ops = 0, pct, seed, lo, hi, off;
+	double ops = 0, pct, seed = 0, lo, hi, off;
+	bool has_seed = seed_figure(proc, n, k, &seed);
 
 	bench_metric_get("ops_per_sec", pa, &ops);
 	pct = base > 0 ? 100 * ops / base : 0;
 	bench_metric("pct_of_pre", "% of pre-89b15332af7c", NULL, pa, pct);
-	if (seed_figure(proc, n, k, &seed)) {
+	if (has_seed) {
 		bench_metric("seed_pct_of_pre", "% of pre-89b15332af7c", NULL, pa, seed);
 		bench_metric("err_points", "points", "lower", pa, pct - seed);
 	}
-	if (k != 1 && n >= 32) {
-		lo = proc ? SEED_PROC_LO : seed_figure(proc, n, k, &seed) ? seed - THREAD_SLACK : -1;
-		hi = proc ? SEED_PROC_HI : lo >= 0 ? seed + THREAD_SLACK : -1;
-		if (lo >= 0) {
-			off = pct < lo ? pct - lo : pct > hi ? pct - hi : 0;
-			bench_metric("band_low_pct", "%", NULL, pa, lo);
-			bench_metric("band_high_pct", "%", NULL, pa, hi);
-			bench_metric("err_outside_band_points", "points", "lower", pa, off);
-			*worst = off * off > *worst * *worst ? off : *worst;
-		}
+	/* Judged from 32 tasks on: the fixes' process band, or the seed's figure. */
+	if (k != 1 && n >= 32 && (proc || has_seed)) {
+		lo = proc ? SEED_PROC_LO : seed - THREAD_SLACK;
+		hi = proc ? SEED_PROC_HI : seed + THREAD_SLACK;
+		off = pct < lo ? pct - lo : pct > hi ? pct - hi : 0;
+		bench_metric("band_low_pct", "%", NULL, pa, lo);
+		bench_metric("band_high_pct", "%", NULL, pa, hi);
+		bench_metric("err_outside_band_points", "points", "lower", pa, off);
+		*worst = off * off > *worst * *worst ? off : *worst;
 	}
 	json_decref(pa);
 }
