@@ -246,6 +246,7 @@ TLBGEN_API int tlbgen_runtime__stats(const struct tlbgen_system *sys,
 	s.signals_deferred = atomic_load(&((struct tlbgen_rt *)rt)->signals_deferred);
 	s.yields = atomic_load(&((struct tlbgen_rt *)rt)->yields_done);
 	s.futex_sleeps = atomic_load(&((struct tlbgen_rt *)rt)->futex_sleeps);
+	s.ipis_resent = atomic_load(&((struct tlbgen_rt *)rt)->ipis_resent);
 	s.sz = out->sz;
 	memcpy(out, &s, out->sz < sizeof(s) ? out->sz : sizeof(s));
 	return 0;

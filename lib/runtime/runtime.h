@@ -47,7 +47,7 @@ struct tlbgen_rt {
 	bool numa;
 	unsigned int spins, yields, watchdog_ms;
 	_Atomic uint64_t watchdog_reports, signals_sent, signals_handled, signals_deferred,
-		yields_done, futex_sleeps;
+		yields_done, futex_sleeps, ipis_resent;
 };
 
 static inline struct tlbgen_rt *rt_of(const struct tlbgen_system *sys)

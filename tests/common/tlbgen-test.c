@@ -13,6 +13,15 @@ struct tlbgen_system *t_sys_opts(const struct tlbgen_system_opts *opts)
 	return sys;
 }
 
+struct tlbgen_system *t_sys_threaded(unsigned int n, const struct tlbgen_runtime_opts *rt,
+				     const char *profile)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = n, .mode = TLBGEN_MODE_THREADED,
+		    .profile = profile, .runtime = rt);
+
+	return t_sys_opts(&o);
+}
+
 struct tlbgen_system *t_sys(const char *profile, unsigned int nr_cpus, uint64_t seed)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = nr_cpus, .profile = profile,

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -40,6 +41,9 @@ struct tlbgen_system *t_sys_opts(const struct tlbgen_system_opts *opts);
 /* `n` CPUs in `mode` under `profile` plus extra choices (may be NULL), seed 42. */
 struct tlbgen_system *t_sys_mode(unsigned int n, enum tlbgen_mode mode, const char *profile,
 				 const char *choices);
+/* A threaded system of `n` CPUs under `profile` with runtime options `rt` (may be NULL). */
+struct tlbgen_system *t_sys_threaded(unsigned int n, const struct tlbgen_runtime_opts *rt,
+				     const char *profile);
 struct tlbgen_mm *t_mm(struct tlbgen_system *sys, unsigned long nr_pages);
 
 /* Counters and state, asserting the calls succeed. */
@@ -206,6 +210,15 @@ static inline void thr_barrier_wait(struct thr_barrier *b, struct tlbgen_system 
 			thr_relax();
 		}
 	}
+}
+
+/* CLOCK_MONOTONIC in ms: deadlines that end a wait which should never get there. */
+static inline uint64_t thr_ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static inline uint64_t thr_rand(uint64_t *s)

@@ -2,9 +2,9 @@
 /*
  * tests/threaded/test_runtime.c - the runtime itself: argument checks,
  * placement and oversubscription, spawned idle CPUs answering IPIs, the
- * csd-lock watchdog, the signal backend interrupting a CPU that never
- * polls, a broken IPI condition caught by the oracle (the threaded
- * tests can fail), and user calls crossing between all CPUs.
+ * csd-lock watchdog, a broken IPI condition caught by the oracle (the
+ * threaded tests can fail), and user calls crossing between all CPUs.
+ * The signal backend has its own file (test_signal.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,25 +16,6 @@
 #include <cmocka.h>
 
 #include "tlbgen-test.h"
-
-static struct tlbgen_system *mk(unsigned int n, const struct tlbgen_runtime_opts *rt,
-				const char *profile)
-{
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = n, .mode = TLBGEN_MODE_THREADED,
-		    .profile = profile, .runtime = rt);
-	struct tlbgen_system *sys = NULL;
-
-	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
-	return sys;
-}
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static int nop(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
@@ -69,7 +50,7 @@ static void test_api(void **state)
 	assert_int_equal(tlbgen_system__create(&to, &tmp), -EINVAL);
 	assert_null(tmp);
 
-	sys = mk(2, NULL, "latest");
+	sys = t_sys_threaded(2, NULL, "latest");
 	assert_int_equal(tlbgen_cpu__spawn(NULL, 0, NULL, NULL), -EINVAL);
 	assert_int_equal(tlbgen_cpu__spawn(sys, 2, NULL, NULL), -EINVAL);
 	assert_int_equal(tlbgen_cpu__join(sys, 1, NULL), -ESRCH);
@@ -105,23 +86,23 @@ static void test_placement(void **state)
 	unsigned int hosts = thr_host_cpus();
 
 	(void)state;
-	sys = mk(3, &rl, "latest");
+	sys = t_sys_threaded(3, &rl, "latest");
 	assert_int_equal(tlbgen_runtime__host_cpu(sys, 0), 1);
 	assert_int_equal(tlbgen_runtime__host_cpu(sys, 1), 0);
 	assert_int_equal(tlbgen_runtime__host_cpu(sys, 2), 1);
 	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 1);	/* 3 on 2 */
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 
-	sys = mk(2, &rs, "latest");
+	sys = t_sys_threaded(2, &rs, "latest");
 	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 1);	/* both on CPU 0 */
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 
-	sys = mk(1, NULL, "latest");
+	sys = t_sys_threaded(1, NULL, "latest");
 	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 0);
 	assert_true(tlbgen_runtime__host_cpu(sys, 0) >= 0);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 
-	sys = mk(hosts * 4, NULL, "latest");
+	sys = t_sys_threaded(hosts * 4, NULL, "latest");
 	assert_int_equal(tlbgen_runtime__oversubscribed(sys), 1);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
@@ -129,7 +110,7 @@ static void test_placement(void **state)
 /* Idle CPUs (in no mm, running nothing) answer a kernel-range flush. */
 static void test_idle_cpus_answer(void **state)
 {
-	struct tlbgen_system *sys = mk(4, NULL, "latest");
+	struct tlbgen_system *sys = t_sys_threaded(4, NULL, "latest");
 	uint64_t st[TLBGEN_STAT_NR];
 
 	(void)state;
@@ -163,13 +144,13 @@ static int deaf(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
 	struct two *t = arg;
 	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
-	uint64_t end = ms_now() + 10000;
+	uint64_t end = thr_ms_now() + 10000;
 
 	if (tlbgen_switch_mm(sys, cpu, t->mm) || tlbgen_access(sys, cpu, 0) < 0)
 		return 1;
 	atomic_store(&t->ready, true);
 	/* No tlbgen call that polls: only the watchdog can say CPU 0 waits. */
-	while (ms_now() < end) {
+	while (thr_ms_now() < end) {
 		if (tlbgen_runtime__stats(sys, &st) == 0 && st.watchdog_reports > 0) {
 			t->saw_report = true;
 			break;
@@ -177,14 +158,6 @@ static int deaf(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 		sched_yield();
 	}
 	return 0;	/* then the idle loop answers */
-}
-
-static int quiet_all(enum tlbgen_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 static void test_watchdog(void **state)
@@ -195,13 +168,13 @@ static void test_watchdog(void **state)
 	int ret = -1;
 
 	(void)state;
-	t.sys = mk(2, &rt, "latest");
+	t.sys = t_sys_threaded(2, &rt, "latest");
 	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
 	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, deaf, &t), 0);
 	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
 	while (!atomic_load(&t.ready))
 		sched_yield();
-	tlbgen_set_print(quiet_all);	/* the report itself is not what we test */
+	tlbgen_set_print(t_quiet_print);	/* the report itself is not what we test */
 	assert_int_equal(tlbgen_flush_tlb_mm(t.sys, 0, t.mm), 0);
 	tlbgen_set_print(t_warn_print);
 	assert_int_equal(tlbgen_runtime__stats(t.sys, &st), 0);
@@ -211,133 +184,6 @@ static void test_watchdog(void **state)
 	assert_true(t.saw_report);	/* it fired while CPU 1 was deaf */
 	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
 	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
-}
-
-/* Signal backend: CPU 1 spins without polling until CPU 0's flush is done. */
-static int busy(struct tlbgen_system *sys, unsigned int cpu, void *arg)
-{
-	struct two *t = arg;
-	uint64_t end = ms_now() + 10000;
-
-	if (tlbgen_switch_mm(sys, cpu, t->mm) || tlbgen_access(sys, cpu, 0) < 0)
-		return 1;
-	atomic_store(&t->ready, true);
-	while (!atomic_load(&t->flushed) && ms_now() < end) {
-		if (THR_UNDER_TSAN) {
-			/* TSan delivers async signals at its interceptors. */
-			struct timespec ts = { 0, 1000 };
-
-			nanosleep(&ts, NULL);
-		}
-	}
-	if (!atomic_load(&t->flushed))
-		return 2;
-	/* The flush ran here, from the handler: page 0 is gone. */
-	return tlbgen_access(sys, cpu, 0) == 0 ? 0 : 3;
-}
-
-static void test_signal_backend(void **state)
-{
-	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = TLBGEN_IPI_SIGNAL, .watchdog_ms = 20000);
-	struct two t = { 0 };
-	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
-	int ret = -1;
-
-	(void)state;
-	t.sys = mk(2, &rt, "latest");
-	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
-	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, busy, &t), 0);
-	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
-	while (!atomic_load(&t.ready))
-		sched_yield();
-	assert_int_equal(tlbgen_pte_change(t.sys, 0, t.mm, 0), 0);
-	assert_int_equal(tlbgen_flush_tlb_page(t.sys, 0, t.mm, 0), 0);
-	atomic_store(&t.flushed, true);
-	assert_int_equal(tlbgen_cpu__join(t.sys, 1, &ret), 0);
-	assert_int_equal(ret, 0);
-	assert_int_equal(tlbgen_runtime__stats(t.sys, &st), 0);
-	assert_true(st.signals_sent >= 1);
-	assert_true(st.signals_handled >= 1);
-	assert_int_equal(tlbgen_oracle__violations(t.sys), 0);
-	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
-	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
-}
-
-/* Signal backend, IRQs off: the handler defers; the irq-enable point takes it. */
-struct irqoff {
-	struct tlbgen_system *sys;
-	struct tlbgen_mm *a, *b;
-	atomic_bool armed, in_switch;
-	bool held;
-};
-
-static void irqoff_hook(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
-			enum tlbgen_access_op op)
-{
-	struct irqoff *x = ctx;
-	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
-	uint64_t end;
-
-	(void)id;
-	if (cpu != 1 || line != TLBGEN_LINE_TLBSTATE || op != TLBGEN_OP_WRITE || x->held ||
-	    !atomic_load(&x->armed))
-		return;
-	/* Inside switch_mm_irqs_off(), about to store LOADED_MM_SWITCHING. */
-	x->held = true;
-	atomic_store(&x->in_switch, true);
-	end = ms_now() + 5000;
-	while (ms_now() < end && tlbgen_runtime__stats(x->sys, &st) == 0 &&
-	       st.signals_deferred == 0) {
-		struct timespec ts = { 0, 1000 };
-
-		nanosleep(&ts, NULL);	/* an interceptor under TSan, too */
-	}
-}
-
-static int switcher_irqoff(struct tlbgen_system *sys, unsigned int cpu, void *arg)
-{
-	struct irqoff *x = arg;
-
-	if (tlbgen_switch_mm(sys, cpu, x->a) || tlbgen_access(sys, cpu, 0) != 0 ||
-	    tlbgen_switch_mm(sys, cpu, x->b))
-		return 1;
-	atomic_store(&x->armed, true);
-	if (tlbgen_switch_mm(sys, cpu, x->a))	/* held inside, IRQs off */
-		return 2;
-	atomic_store(&x->armed, false);
-	/* The deferred IPI ran at local_irq_enable(): the stale entry is gone. */
-	return tlbgen_access(sys, cpu, 0) == 0 ? 0 : 3;
-}
-
-static void test_signal_deferred_with_irqs_off(void **state)
-{
-	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = TLBGEN_IPI_SIGNAL, .watchdog_ms = 20000);
-	struct irqoff x = { 0 };
-	TLBGEN_OPTS(tlbgen_trace_ops, tr, .ctx = &x, .line_access = irqoff_hook);
-	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
-	int ret = -1;
-
-	(void)state;
-	x.sys = mk(2, &rt, "latest");
-	assert_int_equal(tlbgen_mm__create(x.sys, 4, &x.a), 0);
-	assert_int_equal(tlbgen_mm__create(x.sys, 4, &x.b), 0);
-	assert_int_equal(tlbgen_system__set_trace(x.sys, &tr), 0);
-	assert_int_equal(tlbgen_cpu__spawn(x.sys, 1, switcher_irqoff, &x), 0);
-	assert_int_equal(tlbgen_cpu__attach(x.sys, 0), 0);
-	while (!atomic_load(&x.in_switch))
-		sched_yield();
-	/* CPU 1 is held just before its LOADED_MM_SWITCHING store, IRQs off,
-	 * still in a's mask (lazily): the full flush of a (freed_tables, no
-	 * condition) IPIs it, and the signal arrives with IRQs off. */
-	assert_int_equal(tlbgen_pte_change(x.sys, 0, x.a, 0), 0);
-	assert_int_equal(tlbgen_flush_tlb_mm(x.sys, 0, x.a), 0);
-	assert_int_equal(tlbgen_cpu__join(x.sys, 1, &ret), 0);
-	assert_int_equal(ret, 0);
-	assert_int_equal(tlbgen_runtime__stats(x.sys, &st), 0);
-	assert_true(st.signals_deferred >= 1);
-	assert_int_equal(tlbgen_oracle__violations(x.sys), 0);
-	assert_int_equal(tlbgen_cpu__detach(x.sys, 0), 0);
-	assert_int_equal(tlbgen_system__destroy(x.sys), 0);
 }
 
 static enum tlbgen_ipi_verdict never_send(struct tlbgen_ipi_target *t, void *priv)
@@ -378,7 +224,7 @@ static void test_broken_cond_caught(void **state)
 
 	(void)state;
 	assert_int_equal(tlbgen_policy_register("thr-rt-never-ipi", "latest", NULL, &ops), 0);
-	sys = mk(2, NULL, "thr-rt-never-ipi");
+	sys = t_sys_threaded(2, NULL, "thr-rt-never-ipi");
 	assert_int_equal(tlbgen_mm__create(sys, 4, &l.mm), 0);
 	thr_barrier_init(&l.bar, 2, 64);
 	assert_int_equal(tlbgen_cpu__spawn(sys, 1, victim, &l), 0);
@@ -452,7 +298,7 @@ static int ucall_cpu(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 static void test_user_calls_cross(void **state)
 {
 	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = (enum tlbgen_ipi_backend)(uintptr_t)*state);
-	struct tlbgen_system *sys = mk(UC_CPUS, &rt, "latest");
+	struct tlbgen_system *sys = t_sys_threaded(UC_CPUS, &rt, "latest");
 	struct ucall *u = calloc(1, sizeof(*u));
 	struct ucall_arg a = { .u = u, .src = 0 };
 
@@ -489,8 +335,6 @@ int main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_idle_cpus_answer),
 		cmocka_unit_test(test_watchdog),
-		cmocka_unit_test(test_signal_backend),
-		cmocka_unit_test(test_signal_deferred_with_irqs_off),
 		cmocka_unit_test(test_broken_cond_caught),
 		{ "test_user_calls_cross[poll]", test_user_calls_cross, NULL, NULL,
 		  (void *)(uintptr_t)TLBGEN_IPI_POLL },
