@@ -6,7 +6,8 @@
 # FIXTURE is a directory holding a fake lib/ tree (FIXTURE/lib). Passes when
 # the checker exits with EXPECTED_RC and its output contains every
 # EXPECTED_SUBSTRING; a substring written as !TEXT must NOT appear.
-# $PYTHON names the interpreter (default python3).
+# $PYTHON names the interpreter (default python3); $CHECKER the checker
+# (default check-lib.py beside this script).
 set -u
 if [ $# -lt 2 ]; then
 	echo "usage: $0 FIXTURE EXPECTED_RC [EXPECTED_SUBSTRING...]" >&2
@@ -15,7 +16,7 @@ fi
 fixture=$1
 expected_rc=$2
 shift 2
-checker=$(dirname "$0")/check-lib.py
+checker=${CHECKER:-$(dirname "$0")/check-lib.py}
 
 out=$("${PYTHON:-python3}" "$checker" "$fixture/lib" 2>&1)
 rc=$?
