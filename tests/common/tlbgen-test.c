@@ -22,6 +22,22 @@ struct tlbgen_system *t_sys_threaded(unsigned int n, const struct tlbgen_runtime
 	return t_sys_opts(&o);
 }
 
+void t_two_start(struct t_two *t, const struct tlbgen_runtime_opts *rt, tlbgen_cpu_fn fn)
+{
+	t->sys = t_sys_threaded(2, rt, "latest");
+	assert_int_equal(tlbgen_mm__create(t->sys, 4, &t->mm), 0);
+	assert_int_equal(tlbgen_cpu__spawn(t->sys, 1, fn, t), 0);
+	assert_int_equal(tlbgen_cpu__attach(t->sys, 0), 0);
+	while (!atomic_load(&t->ready))
+		sched_yield();
+}
+
+void t_two_stop(struct t_two *t)
+{
+	assert_int_equal(tlbgen_cpu__detach(t->sys, 0), 0);
+	assert_int_equal(tlbgen_system__destroy(t->sys), 0);
+}
+
 struct tlbgen_system *t_sys(const char *profile, unsigned int nr_cpus, uint64_t seed)
 {
 	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = nr_cpus, .profile = profile,

@@ -44,6 +44,19 @@ struct tlbgen_system *t_sys_mode(unsigned int n, enum tlbgen_mode mode, const ch
 /* A threaded system of `n` CPUs under `profile` with runtime options `rt` (may be NULL). */
 struct tlbgen_system *t_sys_threaded(unsigned int n, const struct tlbgen_runtime_opts *rt,
 				     const char *profile);
+
+/* Two threaded CPUs under "latest": CPU 1 spawned to run fn(sys, 1, t),
+ * which sets t->ready once it runs t->mm (4 pages); CPU 0 is the caller. */
+struct t_two {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *mm;
+	atomic_bool ready, flushed;
+	bool saw_report;
+};
+/* Create, spawn CPU 1, attach CPU 0, wait for ready; asserts on failure. */
+void t_two_start(struct t_two *t, const struct tlbgen_runtime_opts *rt, tlbgen_cpu_fn fn);
+/* Detach CPU 0 and destroy the system (CPU 1 joined by the test). */
+void t_two_stop(struct t_two *t);
 struct tlbgen_mm *t_mm(struct tlbgen_system *sys, unsigned long nr_pages);
 
 /* Counters and state, asserting the calls succeed. */

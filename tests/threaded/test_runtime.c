@@ -132,17 +132,10 @@ static void test_idle_cpus_answer(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
-struct two {
-	struct tlbgen_system *sys;
-	struct tlbgen_mm *mm;
-	atomic_bool ready, flushed;
-	bool saw_report;
-};
-
 /* CPU 1 runs mm and then never reaches an IRQ-enable point for a while. */
 static int deaf(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
-	struct two *t = arg;
+	struct t_two *t = arg;
 	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
 	uint64_t end = thr_ms_now() + 10000;
 
@@ -163,17 +156,12 @@ static int deaf(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 static void test_watchdog(void **state)
 {
 	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .watchdog_ms = 50);
-	struct two t = { 0 };
+	struct t_two t = { 0 };
 	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
 	int ret = -1;
 
 	(void)state;
-	t.sys = t_sys_threaded(2, &rt, "latest");
-	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
-	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, deaf, &t), 0);
-	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
-	while (!atomic_load(&t.ready))
-		sched_yield();
+	t_two_start(&t, &rt, deaf);
 	tlbgen_set_print(t_quiet_print);	/* the report itself is not what we test */
 	assert_int_equal(tlbgen_flush_tlb_mm(t.sys, 0, t.mm), 0);
 	tlbgen_set_print(t_warn_print);
@@ -182,8 +170,7 @@ static void test_watchdog(void **state)
 	assert_int_equal(tlbgen_cpu__join(t.sys, 1, &ret), 0);
 	assert_int_equal(ret, 0);
 	assert_true(t.saw_report);	/* it fired while CPU 1 was deaf */
-	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
-	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
+	t_two_stop(&t);
 }
 
 static enum tlbgen_ipi_verdict never_send(struct tlbgen_ipi_target *t, void *priv)

@@ -21,16 +21,10 @@
  * sent again long before the CPUs' own deadlines end the test. */
 #define WATCHDOG_MS 200
 
-struct two {
-	struct tlbgen_system *sys;
-	struct tlbgen_mm *mm;
-	atomic_bool ready, flushed;
-};
-
 /* Signal backend: CPU 1 spins without polling until CPU 0's flush is done. */
 static int busy(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
-	struct two *t = arg;
+	struct t_two *t = arg;
 	uint64_t end = thr_ms_now() + 10000;
 
 	if (tlbgen_switch_mm(sys, cpu, t->mm) || tlbgen_access(sys, cpu, 0) < 0)
@@ -53,17 +47,12 @@ static int busy(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 static void test_signal_backend(void **state)
 {
 	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = TLBGEN_IPI_SIGNAL, .watchdog_ms = WATCHDOG_MS);
-	struct two t = { 0 };
+	struct t_two t = { 0 };
 	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
 	int ret = -1;
 
 	(void)state;
-	t.sys = t_sys_threaded(2, &rt, "latest");
-	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
-	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, busy, &t), 0);
-	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
-	while (!atomic_load(&t.ready))
-		sched_yield();
+	t_two_start(&t, &rt, busy);
 	assert_int_equal(tlbgen_pte_change(t.sys, 0, t.mm, 0), 0);
 	assert_int_equal(tlbgen_flush_tlb_page(t.sys, 0, t.mm, 0), 0);
 	atomic_store(&t.flushed, true);
@@ -73,8 +62,7 @@ static void test_signal_backend(void **state)
 	assert_true(st.signals_sent >= 1);
 	assert_true(st.signals_handled >= 1);
 	assert_int_equal(tlbgen_oracle__violations(t.sys), 0);
-	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
-	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
+	t_two_stop(&t);
 }
 
 /* Signal backend, IRQs off: the handler defers; the irq-enable point takes it. */
@@ -157,7 +145,7 @@ static void test_signal_deferred_with_irqs_off(void **state)
 /* CPU 1 has the IPI signal blocked: the first one never reaches its handler. */
 static int blocked(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 {
-	struct two *t = arg;
+	struct t_two *t = arg;
 	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
 	uint64_t end = thr_ms_now() + 10000;
 	bool resent = false;
@@ -181,17 +169,12 @@ static int blocked(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 static void test_watchdog_resends_ipi(void **state)
 {
 	TLBGEN_OPTS(tlbgen_runtime_opts, rt, .backend = TLBGEN_IPI_SIGNAL, .watchdog_ms = 50);
-	struct two t = { 0 };
+	struct t_two t = { 0 };
 	struct tlbgen_runtime_stats st = { .sz = sizeof(st) };
 	int ret = -1;
 
 	(void)state;
-	t.sys = t_sys_threaded(2, &rt, "latest");
-	assert_int_equal(tlbgen_mm__create(t.sys, 4, &t.mm), 0);
-	assert_int_equal(tlbgen_cpu__spawn(t.sys, 1, blocked, &t), 0);
-	assert_int_equal(tlbgen_cpu__attach(t.sys, 0), 0);
-	while (!atomic_load(&t.ready))
-		sched_yield();
+	t_two_start(&t, &rt, blocked);
 	tlbgen_set_print(t_quiet_print);	/* the report itself is not what we test */
 	assert_int_equal(tlbgen_pte_change(t.sys, 0, t.mm, 0), 0);
 	assert_int_equal(tlbgen_flush_tlb_page(t.sys, 0, t.mm, 0), 0);
@@ -203,8 +186,7 @@ static void test_watchdog_resends_ipi(void **state)
 	assert_true(st.ipis_resent >= 1);
 	assert_true(st.signals_sent >= 2);	/* the IPI, then the report's */
 	assert_int_equal(tlbgen_oracle__violations(t.sys), 0);
-	assert_int_equal(tlbgen_cpu__detach(t.sys, 0), 0);
-	assert_int_equal(tlbgen_system__destroy(t.sys), 0);
+	t_two_stop(&t);
 }
 
 int main(void)
