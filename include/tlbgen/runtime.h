@@ -23,9 +23,10 @@
  * in an mm's cpumask cannot answer that mm's flushes: its initiators wait,
  * and the csd-lock watchdog (watchdog_ms) reports the CPU, the function and
  * since when (tlbgen_runtime__stats().watchdog_reports counts the reports).
- * Each report also sends the IPI again to an attached CPU whose queue still
- * holds work, as csd_lock_wait_toolong() does (ipis_resent counts them): a
- * signal that never reached its handler is not a wait for ever.
+ * Each report (one every watchdog_ms while the wait lasts, with a WARN line)
+ * also sends the IPI again, signal and futex wake, to an attached CPU whose
+ * queue still holds work, as csd_lock_wait_toolong() does: a signal that
+ * never reached its handler is not a wait for ever.
  *
  * Wait loops spin briefly, then sched_yield(), then sleep on a futex, so
  * more emulated CPUs than real cores work (the library says so once).
@@ -155,13 +156,14 @@ struct tlbgen_runtime_stats {
 	uint64_t signals_deferred;	/* handler found IRQs off: taken at irq-enable */
 	uint64_t yields;		/* sched_yield() in wait loops */
 	uint64_t futex_sleeps;		/* futex waits in wait and idle loops */
-	uint64_t ipis_resent;		/* IPIs the watchdog sent again */
+	uint64_t ipis_resent;		/* watchdog re-sends, either backend */
 };
 
 /*
  * tlbgen_runtime__stats - copy the runtime's counters (fields up to
- * out->sz). Errors: -EINVAL (NULL, bad sz, stepped system). Thread-safe,
- * racy snapshot.
+ * out->sz; out->sz is set to the bytes filled, which is less when this
+ * library's struct is shorter). Errors: -EINVAL (NULL, bad sz, stepped
+ * system). Thread-safe, racy snapshot.
  */
 TLBGEN_API int tlbgen_runtime__stats(const struct tlbgen_system *sys,
 				     struct tlbgen_runtime_stats *out);

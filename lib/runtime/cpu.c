@@ -247,7 +247,9 @@ TLBGEN_API int tlbgen_runtime__stats(const struct tlbgen_system *sys,
 	s.yields = atomic_load(&((struct tlbgen_rt *)rt)->yields_done);
 	s.futex_sleeps = atomic_load(&((struct tlbgen_rt *)rt)->futex_sleeps);
 	s.ipis_resent = atomic_load(&((struct tlbgen_rt *)rt)->ipis_resent);
-	s.sz = out->sz;
-	memcpy(out, &s, out->sz < sizeof(s) ? out->sz : sizeof(s));
+	/* sz says how much was filled: a caller built against a newer header
+	 * sees that this library's struct ends earlier. */
+	s.sz = out->sz < sizeof(s) ? out->sz : sizeof(s);
+	memcpy(out, &s, s.sz);
 	return 0;
 }

@@ -69,9 +69,9 @@ static void rt_watchdog_report(struct tlbgen_system *sys, unsigned int cpu, uint
 			   (unsigned long long)(since % 1000000000u / 1000u),
 			   atomic_load_explicit(&tlbgen__cpu(sys, t)->priv.attached,
 						memory_order_relaxed) ? "" : " (cpu not attached)");
-		/* csd_lock_wait_toolong() re-sends the IPI to a target that is
-		 * not running the request (35feb60474bf): here, whose queue still
-		 * holds work. A signal can be lost (TSan drops one now and then). */
+		/* csd_lock_wait_toolong() re-sends the IPI when the target runs
+		 * no csd callback (!cpu_cur_csd, 35feb60474bf), so that a lost IPI
+		 * does not wedge the waiter; here: when its queue still holds work. */
 		if (atomic_load_explicit(&tlbgen__cpu(sys, t)->priv.attached, memory_order_relaxed) &&
 		    tlbgen__rt_queue_nonempty(tlbgen__cpu(sys, t))) {
 			tlbgen__pr(TLBGEN_WARN, "tlbgen: csd: re-sending IPI from cpu %u to cpu %u\n",

@@ -59,6 +59,25 @@ static void test_api(void **state)
 	assert_int_equal(tlbgen_runtime__stats(sys, NULL), -EINVAL);
 	assert_int_equal(tlbgen_runtime__stats(sys, &st), 0);
 	assert_int_equal(st.watchdog_reports, 0);
+	assert_int_equal(st.sz, sizeof(st));
+	/* An older caller's shorter struct: filled to its end, no further. */
+	memset(&st, 0xaa, sizeof(st));
+	st.sz = offsetof(struct tlbgen_runtime_stats, ipis_resent);
+	assert_int_equal(tlbgen_runtime__stats(sys, &st), 0);
+	assert_int_equal(st.sz, offsetof(struct tlbgen_runtime_stats, ipis_resent));
+	assert_int_equal(st.futex_sleeps, 0);
+	assert_int_equal(st.ipis_resent, 0xaaaaaaaaaaaaaaaaull);
+	/* A newer caller's longer struct: sz says where this library's ends. */
+	{
+		struct { struct tlbgen_runtime_stats s; uint64_t next; } big;
+
+		memset(&big, 0xaa, sizeof(big));
+		big.s.sz = sizeof(big);
+		assert_int_equal(tlbgen_runtime__stats(sys, &big.s), 0);
+		assert_int_equal(big.s.sz, sizeof(big.s));
+		assert_int_equal(big.next, 0xaaaaaaaaaaaaaaaaull);
+	}
+	st.sz = sizeof(st);
 
 	/* The calling thread as CPU 0, a spawned thread as CPU 1. */
 	assert_int_equal(tlbgen_cpu__attach(sys, 0), 0);
