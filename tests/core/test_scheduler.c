@@ -3,8 +3,7 @@
  * tests/core/test_scheduler.c - the stepped scheduler (tlbgen_step):
  *  - the sequence is the documented one: the draw rand % n of xorshift64*
  *    picks the draw-th pending CPU in ascending order. The expected order
- *    is computed here by a plain scan, and was also recorded from the
- *    scan-based scheduler the rank/select one replaced;
+ *    is computed here by a plain scan and also given as a fixed recording;
  *  - the same seed gives the same delivery sequence;
  *  - uniform over the CPUs with an IPI pending (chi-square over many
  *    seeds, with fixed seeds so the verdict is deterministic), with the

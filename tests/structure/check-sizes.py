@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""check-sizes.py - no source file over 500 lines, outside the trees that
-check-lib.py draws (tests/, examples/, include/, docs/ scripts).
+"""check-sizes.py - no source file over 500 lines: C, Python and shell,
+in every tree (check-lib.py checks only the .c/.h of lib/, harness/, bench/).
 
-Usage: check-sizes.py [--exclude NAME]... DIR...
+Usage: check-sizes.py [--exclude PATH]... PATH...
 
-Walks each DIR for .c, .h, .py and .sh files, skipping directories named
-NAME (the structure fixtures are oversized on purpose). Prints one line
-per file over the limit and exits 1 if there is any, else prints a
-summary and exits 0; 2 on a usage error or a DIR that is not one.
+Each PATH is a file or a directory walked for .c, .h, .py and .sh files
+and scripts (a first line starting with #!); a directory equal to an
+excluded PATH is skipped (the structure fixtures are oversized on
+purpose). Prints one line per file over the limit and exits 1 if there
+is any, else a summary and 0; 2 on a usage error or a missing PATH.
 """
 
 import os
@@ -21,34 +22,53 @@ from checklib.checks import MAX_LINES  # noqa: E402
 SUFFIXES = ('.c', '.h', '.py', '.sh')
 
 
+def is_source(path):
+    """Return whether the file at path is C, Python or shell source."""
+    if path.endswith(SUFFIXES):
+        return True
+    with open(path, 'rb') as f:
+        return f.read(2) == b'#!'
+
+
 def line_count(path):
     """Return the number of lines of the file at path."""
     with open(path, 'rb') as f:
         return sum(1 for _ in f)
 
 
+def sources(top, exclude):
+    """Yield the source files at or under top, skipping excluded dirs."""
+    if os.path.isfile(top):
+        yield top
+        return
+    for root, dirs, names in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d != '__pycache__' and
+                         os.path.normpath(os.path.join(root, d)) not in exclude)
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            if is_source(path):
+                yield path
+
+
 def main(argv):
     """Check every DIR; print violations and return the exit status."""
     args, exclude = argv[1:], set()
     while len(args) >= 2 and args[0] == '--exclude':
-        exclude.add(args[1])
+        exclude.add(os.path.normpath(args[1]))
         args = args[2:]
     if not args or any(a.startswith('--') for a in args):
-        print('usage: check-sizes.py [--exclude NAME]... DIR...', file=sys.stderr)
+        print('usage: check-sizes.py [--exclude PATH]... PATH...', file=sys.stderr)
         return 2
     over, seen = [], 0
     for top in args:
-        if not os.path.isdir(top):
-            print(f'error: {top}: not a directory', file=sys.stderr)
+        if not os.path.exists(top):
+            print(f'error: {top}: no such file or directory', file=sys.stderr)
             return 2
-        for root, dirs, names in os.walk(top):
-            dirs[:] = sorted(d for d in dirs if d not in exclude and d != '__pycache__')
-            for name in sorted(n for n in names if n.endswith(SUFFIXES)):
-                path = os.path.join(root, name)
-                seen += 1
-                n = line_count(path)
-                if n > MAX_LINES:
-                    over.append(f'{path}: {n} lines (limit {MAX_LINES})')
+        for path in sources(top, exclude):
+            seen += 1
+            n = line_count(path)
+            if n > MAX_LINES:
+                over.append(f'{path}: {n} lines (limit {MAX_LINES})')
     for v in over:
         print(v)
     if over:

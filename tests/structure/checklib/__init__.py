@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """checklib - the parts of check-lib.py, the structure checker of lib/.
 
-check-lib.py (next to this package) is the entry point and holds the
-rules; the package holds the machinery, each module importing only the
-ones before it in this list:
+check-lib.py (next to this package) is the entry point and documents the
+rules; checks.py applies them. Each module imports only the ones before
+it in this list:
 
   lexer        comments, literals, tokens and the C keyword sets
   declarators  finding the declared name in a file-scope declaration
