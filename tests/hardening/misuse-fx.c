@@ -53,6 +53,7 @@ void take(struct snap *s)
 }
 
 struct snap before, after;
+static struct snap at_setup;
 
 void check(int line, const char *expr, long ret, long want)
 {
@@ -94,7 +95,16 @@ int setup(void **state)
 	/* cpu 2 flushes mm1 and is left waiting for cpus 0 and 1. */
 	assert_int_equal(tlbgen_flush_tlb_page(F.a, 2, F.mm1, 0), 0);
 	assert_int_equal(tlbgen_cpu__is_waiting(F.a, 2), 1);
+	take(&at_setup);
 	return 0;
+}
+
+void test_state_as_set_up(void **state)
+{
+	(void)state;
+	take(&after);
+	if (memcmp(&at_setup, &after, sizeof(after)))
+		fail_msg("the misuse calls of this group changed the fixture, taken together");
 }
 
 int teardown(void **state)

@@ -67,5 +67,8 @@ void check(int line, const char *expr, long ret, long want);
 /* Group setup and teardown: build and free the fixture F. */
 int setup(void **state);
 int teardown(void **state);
+/* A group's last check: every call of the group together left F's state as
+ * setup() built it (each call is also checked alone, by ERR() and friends). */
+void test_state_as_set_up(void **state);
 
 #endif /* TLBGEN_TESTS_HARDENING_MISUSE_FX_H */

@@ -268,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_system),
 		cmocka_unit_test(test_mm_tlb),
 		cmocka_unit_test(test_batch_rmap),
+		cmocka_unit_test(test_state_as_set_up),
 	};
 
 	return cmocka_run_group_tests_name("misuse (stepped, wrong state)", t, setup, teardown);

@@ -276,6 +276,7 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(test_stepped_oracle_stats),
 		cmocka_unit_test(test_fault_cost_ceiling_coherence),
+		cmocka_unit_test(test_state_as_set_up),
 		cmocka_unit_test(test_snapshot_sensitive),	/* last: changes state */
 	};
 	const struct CMUnitTest t2[] = { cmocka_unit_test(test_threaded_attach) };
