@@ -57,9 +57,12 @@ static void rt_watchdog_report(struct tlbgen_system *sys, unsigned int cpu, uint
 	rt_inc(&rt_of(sys)->watchdog_reports);
 	for_each_bit(t, c->priv.cfd_mask, sys->nr_cpus) {
 		struct tlbgen_csd *csd = &c->priv.csds[t];
+		struct tlbgen_cpu *target = tlbgen__cpu(sys, t);
+		bool attached;
 
 		if (!tlbgen__csd_locked(csd))
 			continue;
+		attached = atomic_load_explicit(&target->priv.attached, memory_order_relaxed);
 		tlbgen__pr(TLBGEN_WARN,
 			   "tlbgen: csd: cpu %u: IPI to cpu %u not acknowledged for %llu ms: "
 			   "%s(info %p) queued at %llu.%06llu s (CLOCK_MONOTONIC)%s\n",
@@ -67,13 +70,11 @@ static void rt_watchdog_report(struct tlbgen_system *sys, unsigned int cpu, uint
 			   tlbgen__kallsyms_lookup((void (*)(void))csd->func, buf, sizeof(buf)), csd->info,
 			   (unsigned long long)(since / 1000000000u),
 			   (unsigned long long)(since % 1000000000u / 1000u),
-			   atomic_load_explicit(&tlbgen__cpu(sys, t)->priv.attached,
-						memory_order_relaxed) ? "" : " (cpu not attached)");
+			   attached ? "" : " (cpu not attached)");
 		/* csd_lock_wait_toolong() re-sends the IPI when the target runs
 		 * no csd callback (!cpu_cur_csd, 35feb60474bf), so that a lost IPI
 		 * does not wedge the waiter; here: when its queue still holds work. */
-		if (atomic_load_explicit(&tlbgen__cpu(sys, t)->priv.attached, memory_order_relaxed) &&
-		    tlbgen__rt_queue_nonempty(tlbgen__cpu(sys, t))) {
+		if (attached && tlbgen__rt_queue_nonempty(target)) {
 			tlbgen__pr(TLBGEN_WARN, "tlbgen: csd: re-sending IPI from cpu %u to cpu %u\n",
 				   cpu, t);
 			rt_inc(&rt_of(sys)->ipis_resent);
