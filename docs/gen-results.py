@@ -29,6 +29,9 @@ KIND is one of:
   rows     a row per distinct set of params among the metrics named by
            cols=a,b,c, a column per param and per metric (where=k:v keeps
            the rows whose param k is v)
+  corpus   the validation corpus's rows as data (bench/corpus.json): machine,
+           kernels, workload, the measured figures and the source; the
+           reference run names the file nowhere, it only dates the block
   pivot    metric=NAME rows=PARAM by=PARAM: a row per value of one param, a
            column per value of the other (fmt= a Python format, default .4g;
            sort=V: rows by their value in column V, largest first; where=k:v)
@@ -44,7 +47,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REF = os.path.join(ROOT, "docs", "reference")
-DOCS = [os.path.join(ROOT, "docs", d) for d in ("seeds.md", "performance.md", "replay.md")] + \
+DOCS = [os.path.join(ROOT, "docs", d) for d in ("seeds.md", "performance.md", "replay.md",
+                                                "validation.md")] + \
     [os.path.join(ROOT, "README.md")]
 BLOCK = re.compile(r"(<!-- BEGIN reference (\S+) (\S+)((?: \S+=\S+)*) -->\n)(.*?)(<!-- END reference -->)",
                    re.S)
@@ -284,7 +288,24 @@ def pivot(metrics, meta, opts):
     return "\n".join(out) + "\n"
 
 
-KINDS = {"rows": rows_table, "pivot": pivot, "vtable": vtable, "counts": counts, "replay": replay, "metrics": metrics_table}
+def corpus_table(metrics, meta, opts):
+    with open(os.path.join(ROOT, "bench", "corpus.json")) as f:
+        rows = json.load(f)["rows"]
+    head = ["row", "arch", "machine (as the source states it)", "model", "workload", "tasks",
+            "kernel before → after", "measured rate", "measured change", "source"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        m, k, ms = r["machine"], r["kernel"], r["measured"]
+        out.append("| " + " | ".join([
+            r["id"], r["arch"], m["part"], f"`{m['model']}`",
+            f"{r['workload']} ({r['shape']})", str(r["tasks"]),
+            f"`{k['base']}` → `{k['patch']}` ({k['commit']})",
+            f"{plain(ms['base_rate'])} {ms['unit']}", f"{ms['change_pct']:+.1f}%",
+            r["source"]]).replace("\n", " ") + " |")
+    return "\n".join(out) + "\n"
+
+
+KINDS = {"corpus": corpus_table, "rows": rows_table, "pivot": pivot, "vtable": vtable, "counts": counts, "replay": replay, "metrics": metrics_table}
 
 
 def render(text):
