@@ -13,13 +13,16 @@
 #include "corpus.h"
 #include "env.h"
 
+extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
+	bench_page_fault3_ops;
+
 const struct corpus_workload corpus_workloads[] = {
-	{ "tlb_flush1", CORPUS_WIS, "ops/s per task" },
-	{ "tlb_flush2", CORPUS_WIS, "ops/s per task" },
-	{ "tlb_flush3", CORPUS_WIS, "ops/s per task" },
-	{ "page_fault3", CORPUS_WIS, "ops/s per task" },
-	{ "swap_bench", CORPUS_SWAP, "pages/s" },
-	{ NULL, 0, NULL },
+	{ "tlb_flush1", CORPUS_WIS, "ops/s per task", &bench_tlb_flush1_ops },
+	{ "tlb_flush2", CORPUS_WIS, "ops/s per task", &bench_tlb_flush2_ops },
+	{ "tlb_flush3", CORPUS_WIS, "ops/s per task", &bench_tlb_flush3_ops },
+	{ "page_fault3", CORPUS_WIS, "ops/s per task", &bench_page_fault3_ops },
+	{ "swap_bench", CORPUS_SWAP, "pages/s", NULL },
+	{ NULL, 0, NULL, NULL },
 };
 
 static const char *const arches[] = { "x86", "arm64", "riscv", "powerpc", NULL };
@@ -240,31 +243,20 @@ arch_ok:
 	       check_policy(&w, "kernel.patch", r->patch);
 }
 
-int corpus_load(const char *text, const char *what, struct corpus *c)
+/* Check the rows of c->doc into c->rows: 0, or -EINVAL (message printed). */
+static int load_rows(const char *what, struct corpus *c)
 {
-	json_error_t jerr;
-	json_t *rows;
+	json_t *rows = json_object_get(c->doc, "rows");
 	int err = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->doc = json_loads(text, 0, &jerr);
-	if (!c->doc) {
-		fprintf(stderr, "tlbgen-bench: %s: not JSON (line %d: %s)\n", what, jerr.line,
-			jerr.text);
-		return -EINVAL;
-	}
-	rows = json_object_get(c->doc, "rows");
 	if (!json_is_array(rows) || !json_array_size(rows)) {
 		fprintf(stderr, "tlbgen-bench: %s: no \"rows\" array of rows\n", what);
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	c->nrows = (unsigned int)json_array_size(rows);
 	c->rows = calloc(c->nrows, sizeof(*c->rows));
-	if (!c->rows) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!c->rows)
+		return -ENOMEM;
 	for (unsigned int i = 0; i < c->nrows && !err; i++) {
 		struct where w = { .what = what, .i = i };
 
@@ -275,40 +267,38 @@ int corpus_load(const char *text, const char *what, struct corpus *c)
 				err = bad(&w, "id", "used by an earlier row");
 			}
 	}
-out:
+	return err;
+}
+
+/* doc (owned) checked into *c; on failure *c is left empty. */
+static int load_doc(json_t *doc, const json_error_t *jerr, const char *what, struct corpus *c)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (!doc) {
+		fprintf(stderr, "tlbgen-bench: %s: %s (line %d)\n", what, jerr->text, jerr->line);
+		return -EINVAL;
+	}
+	c->doc = doc;
+	err = load_rows(what, c);
 	if (err)
 		corpus_free(c);
 	return err;
 }
 
+int corpus_load(const char *text, const char *what, struct corpus *c)
+{
+	json_error_t jerr;
+
+	return load_doc(json_loads(text, 0, &jerr), &jerr, what, c);
+}
+
 int corpus_load_file(const char *path, struct corpus *c)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	int err;
+	json_error_t jerr;
 
-	memset(c, 0, sizeof(*c));
-	if (!f) {
-		err = -errno;
-		fprintf(stderr, "tlbgen-bench: --corpus '%s': %s\n", path, strerror(errno));
-		return err;
-	}
-	/* A corpus is a few hundred rows at most: 16 MiB is past any. */
-	text = malloc(16 << 20);
-	if (text)
-		len = fread(text, 1, (16 << 20) - 1, f);
-	err = !text ? -ENOMEM : ferror(f) ? -EIO : !feof(f) ? -EFBIG : 0;
-	fclose(f);
-	if (err) {
-		fprintf(stderr, "tlbgen-bench: --corpus '%s': %s\n", path, strerror(-err));
-		free(text);
-		return err;
-	}
-	text[len] = 0;
-	err = corpus_load(text, path, c);
-	free(text);
-	return err;
+	return load_doc(json_load_file(path, 0, &jerr), &jerr, path, c);
 }
 
 void corpus_free(struct corpus *c)

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <jansson.h>
 
+#include "bench.h"
+
 /* How a row's workload runs and what its rate counts. */
 enum corpus_kind {
 	CORPUS_WIS,		/* a will-it-scale op-based workload: ops/s per task */
@@ -26,7 +28,8 @@ enum corpus_kind {
 struct corpus_workload {
 	const char *name;
 	enum corpus_kind kind;
-	const char *unit;	/* of the measured and modelled base rate */
+	const char *unit;		/* of the measured and modelled base rate */
+	const struct bench_ops *ops;	/* CORPUS_WIS: the command's op (bench/wl-wis.c) */
 };
 
 struct corpus_row {
@@ -72,8 +75,8 @@ extern const struct corpus_workload corpus_workloads[];
  * after one line on stderr naming the row and the field; *c is then empty.
  */
 int corpus_load(const char *text, const char *what, struct corpus *c);
-/* The same from a file. -errno (and a message naming the file) when it
- * cannot be read. */
+/* The same from a file (jansson reads it): -EINVAL after a message naming
+ * the file, and the line, when it cannot be read or parsed. */
 int corpus_load_file(const char *path, struct corpus *c);
 void corpus_free(struct corpus *c);
 

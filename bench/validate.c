@@ -31,9 +31,6 @@
 #define RATE_TOL_PCT	25.0
 #define CHANGE_TOL_MIN	3.0
 
-extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
-	bench_page_fault3_ops;
-
 static const char *corpus_path;
 static const char *only_row;
 
@@ -46,18 +43,11 @@ static const struct bench_opt validate_opts[] = {
 	BENCH_OPT_END,
 };
 
-static const struct bench_ops *wis_ops(const char *name)
-{
-	return !strcmp(name, "tlb_flush1") ? &bench_tlb_flush1_ops :
-	       !strcmp(name, "tlb_flush2") ? &bench_tlb_flush2_ops :
-	       !strcmp(name, "tlb_flush3") ? &bench_tlb_flush3_ops : &bench_page_fault3_ops;
-}
-
 /* A will-it-scale row: both kernels over e->runs seeds; per-task rates. */
 static int run_wis(struct bench_env *e, const struct corpus_row *r, const struct tlbgen_machine *m,
 		   double rate[2], double *se)
 {
-	struct bench_vspec spec = { .ops = wis_ops(r->wl->name), .m = m, .threads = r->tasks,
+	struct bench_vspec spec = { .ops = r->wl->ops, .m = m, .threads = r->tasks,
 				    .processes = r->processes, .per_vma_lock = r->per_vma_lock,
 				    .invlpgb = r->invlpgb,
 				    .warm_ms = e->warmup_ms, .ms = e->ms };
@@ -85,6 +75,8 @@ static int run_swap(const struct corpus_row *r, const struct tlbgen_machine *m, 
 
 	for (unsigned int k = 0; k < 2; k++) {
 		struct bench_policy p;
+		/* every round faults and pages out the same pages alike, so the time
+		 * per page does not depend on the count: 20 keeps a row short */
 		struct rc_cfg c = { .pages = r->pages, .rounds = 20, .machine = m,
 				    .invlpgb = r->invlpgb };
 		struct rc_counts n;
