@@ -277,7 +277,12 @@ static int load_doc(json_t *doc, const json_error_t *jerr, const char *what, str
 
 	memset(c, 0, sizeof(*c));
 	if (!doc) {
-		fprintf(stderr, "tlbgen-bench: %s: %s (line %d)\n", what, jerr->text, jerr->line);
+		/* jansson's line is -1 when the file could not be opened at all */
+		if (jerr->line > 0)
+			fprintf(stderr, "tlbgen-bench: %s: not JSON: %s (line %d)\n", what,
+				jerr->text, jerr->line);
+		else
+			fprintf(stderr, "tlbgen-bench: %s: %s\n", what, jerr->text);
 		return -EINVAL;
 	}
 	c->doc = doc;

@@ -102,7 +102,13 @@ bad(lambda r: r["measured"].update(change_pct="big"), [base["id"], "measured.cha
 bad(lambda r: r.update(workload="kernbench"), [base["id"], "workload"], "an unknown workload")
 bad(lambda r: r.update(tasks=100000), [base["id"], "tasks"], "too many tasks")
 run = Run(bench, ["validate", "--corpus", "/nonexistent/corpus.json"])
-check(run.rc == 2 and "/nonexistent/corpus.json" in run.err, "a missing corpus file is named")
+check(run.rc == 2 and "/nonexistent/corpus.json" in run.err and "line -1" not in run.err,
+      "a missing corpus file is named, without a line number")
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    f.write('{"rows": [\n')
+run = Run(bench, ["validate", "--corpus", f.name])
+os.unlink(f.name)
+check(run.rc == 2 and "not JSON" in run.err and "line 2" in run.err, "a corpus that is not JSON: its line")
 run = Run(bench, ["validate", "--row", "no-such-row"])
 check(run.rc == 2 and "no-such-row" in run.err, "an unknown --row is named")
 sys.exit(status())
