@@ -123,11 +123,31 @@ static unsigned int handoff(struct tlbgen_rwsem *s, unsigned int nr_cpus, unsign
 	return nw;
 }
 
+/* Under wait_lock: hand the lock over if `hand`, drop wait_lock, then wake
+ * the CPUs it went to. */
+static int hand_and_unlock(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_rwsem *s,
+			   bool hand)
+{
+	unsigned int nw = 0, *woken = NULL;
+	int err = 0;
+
+	if (hand) {
+		woken = malloc(sizeof(*woken) * s->n);
+		if (woken)
+			nw = handoff(s, wl->nr_cpus, woken);
+		else
+			err = -ENOMEM;
+	}
+	wait_unlock(s);
+	for (unsigned int i = 0; !err && i < nw; i++)
+		err = tlbgen__wl_wake(wl, cpu, woken[i]);
+	free(woken);
+	return err;
+}
+
 static int up(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm, bool write)
 {
 	struct tlbgen_rwsem *s = &mm->mmap_lock;
-	unsigned int nw = 0, *woken = NULL;
-	int err = 0;
 
 	wait_lock(s);
 	if (write ? s->writer != (int)cpu : !s->readers) {
@@ -142,18 +162,30 @@ static int up(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm, bool
 	else
 		s->readers--;
 	/* Readers only wait behind a writer: the last reader out hands over. */
-	if (s->n && (write || !s->readers)) {
-		woken = malloc(sizeof(*woken) * s->n);
-		if (woken)
-			nw = handoff(s, wl->nr_cpus, woken);
-		else
-			err = -ENOMEM;
+	return hand_and_unlock(wl, cpu, s, s->n && (write || !s->readers));
+}
+
+/*
+ * downgrade_write(): the writer becomes a reader in one RMW of the count.
+ * If a reader heads the queue, every queued reader is woken to share it,
+ * as the last writer out would (rwsem_downgrade_wake()); RWSEM_WAKE_READ_OWNED
+ * wakes no writer, so with a writer at the head nobody is woken.
+ */
+int tlbgen__wl_downgrade_write(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm)
+{
+	struct tlbgen_rwsem *s = &mm->mmap_lock;
+
+	wait_lock(s);
+	if (s->writer != (int)cpu) {
+		wait_unlock(s);
+		return -EINVAL;
 	}
 	wait_unlock(s);
-	for (unsigned int i = 0; !err && i < nw; i++)
-		err = tlbgen__wl_wake(wl, cpu, woken[i]);
-	free(woken);
-	return err;
+	tlbgen__kword_add(wl->sys, cpu, &s->count, 1 - (1L << 8));
+	wait_lock(s);
+	s->writer = -1;
+	s->readers++;
+	return hand_and_unlock(wl, cpu, s, s->n && !s->q_write[s->head]);
 }
 
 int tlbgen__wl_down_read(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm)

@@ -65,6 +65,10 @@ int tlbgen__wl_down_read(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_m
 int tlbgen__wl_up_read(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm);
 int tlbgen__wl_down_write(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm);
 int tlbgen__wl_up_write(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm);
+/* downgrade_write(): the holder keeps the lock as a reader, and the queued
+ * readers share it unless a writer heads the queue. 0, or -EINVAL if cpu
+ * does not hold it for write. */
+int tlbgen__wl_downgrade_write(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm);
 
 /* sched.c: sleep until *cond (set by the waker before its wake): the idle
  * task and back to `mm`. 0 woken, 1 the run ended first, or -errno. */
