@@ -139,9 +139,12 @@ TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cp
 					   unsigned long len);
 
 /*
- * tlbgen_wl__munmap - munmap(start, len) under mmap_lock for write: the
- * range zapped as above and flushed, freed_tables when `free_tables` (the
- * VMA was the last user of its page tables: free_pgtables()).
+ * tlbgen_wl__munmap - munmap(start, len): mmap_lock for write while the
+ * VMA is detached; then, under the profile's munmap_lock=downgrade (every
+ * built-in profile: dd2283f2605e, v4.20), downgraded to read, so readers
+ * queued behind it share the lock, while the range is zapped as above and
+ * flushed, freed_tables when `free_tables` (the VMA was the last user of
+ * its page tables: free_pgtables()). munmap_lock=write holds it throughout.
  */
 TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
 				 unsigned long start, unsigned long len, bool free_tables);

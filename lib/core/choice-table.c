@@ -127,6 +127,9 @@ static const struct tlbgen_choice_value multi_preempt_v[] = {
 	V("off", 0, OLD), V("on", 1, "a5a162fe1ae1", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD), V("on", 1, "b7333b58f358", "v5.9"), END };
+/* munmap() held mmap_lock for write across the zap until v4.20. */
+static const struct tlbgen_choice_value munmap_lock_v[] = {
+	V("write", 0, "-", "<= v4.19"), V("downgrade", 1, "dd2283f2605e", "v4.20"), END };
 static const struct tlbgen_choice_value dirty_retry_v[] = {
 	V("off", 0, OLD), V("on", 1, "89b15332af7c", "v5.9"), END };
 
@@ -247,6 +250,9 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	  "skip the spurious-fault flush on FAULT_FLAG_TRIED (b7333b58f358)"),
 	B("fault_dirty_retry", fault_dirty_retry, dirty_retry_v, "all", "a shared file write fault "
 	  "drops mmap_lock in fault_dirty_shared_page() and returns VM_FAULT_RETRY (89b15332af7c)"),
+	B("munmap_lock", munmap_downgrade, munmap_lock_v, "all", "munmap() holds mmap_lock for "
+	  "write across the zap and its flush, or downgrades it to read once the VMAs are "
+	  "detached, so that faults and madvise() run beside the zap (dd2283f2605e)"),
 	E("fault_arch", fault_arch, fault_arch_v, "all", "whose ptep_set_access_flags() and "
 	  "flush_tlb_fix_spurious_fault() run: x86 (no flush of a changed PTE; hook noop), arm64 "
 	  "(flush_tlb_page() of a changed write PTE; arm64_fault_flush sets the hook; before "

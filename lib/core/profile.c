@@ -26,6 +26,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,"
+	  "munmap_lock=downgrade,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"

@@ -145,6 +145,7 @@ struct tlbgen_profile {
 	bool fault_dirty_retry;		/* 89b15332af7c: VM_FAULT_RETRY after dirtying */
 	enum tlbgen_fault_arch fault_arch;
 	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
+	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
 };
 
 /* Resolve a built-in or registered profile by name (prints the valid ones). */

@@ -81,12 +81,22 @@ TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct 
 	/*
 	 * The VMA's teardown (detach, unmap_region(), remove_vma()): no figure
 	 * of its own, charged as one zap (an estimate, as mmap()'s setup is one
-	 * fault's work). The PTEs' own zaps follow, one per page it freed.
+	 * fault's work), under the write lock as its detach is. Then, as the
+	 * munmap() syscall has done since dd2283f2605e (v4.20; choice
+	 * munmap_lock), the lock is downgraded to read before unmap_region():
+	 * the PTEs' zaps, one per page it freed, and their flush run beside the
+	 * mm's readers.
 	 */
+	bool downgrade = wl->sys->profile.munmap_downgrade;
+
 	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
+	if (!err && downgrade)
+		err = tlbgen__wl_downgrade_write(wl, cpu, mm);
 	if (!err)
 		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, free_tables);
-	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
+	if (err)
+		return err;
+	return downgrade ? tlbgen__wl_up_read(wl, cpu, mm) : tlbgen__wl_up_write(wl, cpu, mm);
 }
 
 TLBGEN_API int tlbgen_wl__mmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm)

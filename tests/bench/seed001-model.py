@@ -12,6 +12,10 @@ de8999c) with two changes a kernel makes and that program did not model:
   - munmap()'s zap_pte_range() takes the PTL (the old program charged it
     nothing besides its one zap for the VMA's work).
 
+That program held mmap_lock for write across munmap()'s zap, as kernels
+before dd2283f2605e (v4.20) did; so the three policies run here with
+munmap_lock=write, the one choice each differs in from seed001's own.
+
 The expected figures were computed by that program, with only those two
 changes, against the same library; the runner (bench/run-virtual.c), the
 workload (bench/wl-wis.c) and the workload layer (lib/workload/) under test
@@ -46,8 +50,14 @@ def near(a, b, rel):
     return a is not None and math.isclose(a, b, rel_tol=rel, abs_tol=1e-12)
 
 
+# seed001's three policies (bench/seed001.c), munmap() without its downgrade.
+BASE = "v6.8:same_mm_cpumask_check=debug_vm,munmap_lock=write"
+POLICIES = [BASE, BASE + ",mm_cpumask=lazy,wrong_mm=remote-clear",
+            BASE + ",mm_cpumask=lazy,wrong_mm=remote-clear,ipi_cond=should_flush_tlb,trim_cpumask=per-hz"]
+PARGS = [a for p in POLICIES for a in ("-p", p)]
+
 for t, want in EXPECTED.items():
-    r = Run(bench, ["seed001", "--threads", str(t), "--ms", "2", "--runs", "1", "--seed", "1"])
+    r = Run(bench, ["seed001", "--threads", str(t), "--ms", "2", "--runs", "1", "--seed", "1"] + PARGS)
     if not check(r.rc == 0 and r.results is not None,
                  "%d threads: exit %d, results.json %s" % (t, r.rc, "kept" if r.results else "missing")):
         r.show()

@@ -4,10 +4,16 @@
 through the CLI, no oracle violation (exit 0); the mechanism: nearly every
 madvise() gather finds another in flight, so tlb_finish_mmu() flushes the
 whole mm with freed_tables (mm_tlb_flush_nested(), 7a30df49f63a), an IPI to
-every CPU in mm_cpumask whatever should_flush_tlb() would say; at 40 threads
-more of those IPIs reach CPUs that switched to init_mm (stale) under the
-lazy cpumask, which keeps them, than under clear-on-switch; the seed's
+every CPU in mm_cpumask whatever should_flush_tlb() would say; the seed's
 figure on the row of the machine's CPU count; bad options exit 2.
+
+Before munmap() zapped under a downgraded mmap_lock (dd2283f2605e, choice
+munmap_lock), this test also found more stale IPIs (to CPUs on init_mm)
+under lazy than under clear-on-switch at 40 threads in this run (0.0442
+against 0.0365 in seed001's default run). With the downgrade the two are
+level here (0.0351 and 0.0361): fewer readers sleep through a zap, and the
+difference was the model's, not a rule of the kernel's, so it is not
+asserted.
 
 usage: vseed1.py TLBGEN-BENCH"""
 import sys
@@ -25,9 +31,6 @@ for r in (a, b):
         r.show()
         sys.exit(1)
 check(a.figures() == b.figures(), "two runs: the same results.json")
-s = a.values("stale_ipis_per_flush", "policy", threads=40)
-check(s["lazy"] > s["clear"],
-      "40 threads: stale IPIs per flush clear/lazy/trim %.4f/%.4f/%.4f" % (s["clear"], s["lazy"], s["trim"]))
 for t in (40, 80):
     n = a.values("nested_full_flush_pct", "policy", threads=t)
     check(len(n) == 3 and min(n.values()) > 90,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The workload layer in virtual time: mmap_lock's sleepers and their idle
- * states, and what a kernel word's line costs.
+ * states, what a kernel word's line costs, and munmap()'s downgrade.
  */
 #include "tlbgen-test.h"
 
@@ -10,6 +10,9 @@ struct vrun {
 	struct tlbgen_mm *mm;
 	struct tlbgen_wl *wl;
 	uint64_t acquired_at;
+	/* the munmap test: when munmap() began and ended, the writer's grant */
+	bool in_munmap;
+	uint64_t munmap_start, munmap_done, writer_at;
 };
 
 static void setup(struct vrun *r, unsigned int cpus, const char *machine)
@@ -126,11 +129,120 @@ static void test_count_line_cost(void **state)
 	teardown(&r);
 }
 
+/*
+ * munmap() downgrades mmap_lock before zapping (dd2283f2605e): a reader that
+ * queues while the zap runs gets the lock before munmap() returns. A writer
+ * queued first keeps its turn: the downgrade wakes no writer, and the
+ * reader behind it waits for it.
+ */
+#define MUNMAP_PAGES	32
+
+static int munmapper(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	for (unsigned long p = 0; !err && p < MUNMAP_PAGES; p++)
+		err = tlbgen_wl__fault(r->wl, cpu, r->mm, p << TLBGEN_PAGE_SHIFT, TLBGEN_MAP_ANON,
+				       TLBGEN_WL_FAULT_WRITE);
+	r->in_munmap = true;
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &r->munmap_start);
+	if (!err)
+		err = tlbgen_wl__munmap(r->wl, cpu, r->mm, 0,
+					(unsigned long)MUNMAP_PAGES << TLBGEN_PAGE_SHIFT, false);
+	return err ? err : tlbgen_vtime__now(sys, cpu, &r->munmap_done);
+}
+
+/* Wait in virtual time until munmap() has begun and holds the lock. */
+static int wait_for_munmap(struct tlbgen_system *sys, unsigned int cpu, struct vrun *r,
+			   uint64_t after)
+{
+	struct tlbgen_machine m;
+	int err = tlbgen_vtime__machine(sys, &m);
+
+	while (!err && !r->in_munmap)
+		err = tlbgen_vtime__spend(sys, cpu, 100);
+	return err ? err : tlbgen_vtime__spend(sys, cpu, m.syscall + after * m.zap);
+}
+
+static int late_reader(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	if (!err)
+		err = wait_for_munmap(sys, cpu, r, 3);
+	if (!err)
+		err = tlbgen_wl__mmap_read_lock(r->wl, cpu, r->mm);
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &r->acquired_at);
+	return err ? err : tlbgen_wl__mmap_read_unlock(r->wl, cpu, r->mm);
+}
+
+static int queued_writer(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	if (!err)
+		err = wait_for_munmap(sys, cpu, r, 0);
+	if (!err)
+		err = tlbgen_wl__mmap_write_lock(r->wl, cpu, r->mm);
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &r->writer_at);
+	if (!err)
+		err = tlbgen_vtime__spend(sys, cpu, 1000);
+	return err ? err : tlbgen_wl__mmap_write_unlock(r->wl, cpu, r->mm);
+}
+
+static void run_munmap(struct vrun *r, bool writer_first, const char *choices)
+{
+	unsigned int n = writer_first ? 3 : 2;
+	int ret;
+
+	setup(r, 3, "skylake-56");
+	if (choices)
+		assert_int_equal(tlbgen_system__set_choices(r->sys, choices), 0);
+	assert_int_equal(tlbgen_cpu__spawn(r->sys, 0, munmapper, r), 0);
+	assert_int_equal(tlbgen_cpu__spawn(r->sys, 1, late_reader, r), 0);
+	if (writer_first)
+		assert_int_equal(tlbgen_cpu__spawn(r->sys, 2, queued_writer, r), 0);
+	assert_int_equal(tlbgen_vtime__run(r->sys, UINT64_MAX), 0);
+	for (unsigned int c = 0; c < n; c++) {
+		assert_int_equal(tlbgen_cpu__join(r->sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+}
+
+static void test_munmap_downgrades(void **state)
+{
+	struct tlbgen_machine m;
+	struct vrun r;
+
+	(void)state;
+	run_munmap(&r, false, NULL);
+	assert_true(r.acquired_at > 0);
+	assert_true(r.acquired_at < r.munmap_done);
+	teardown(&r);
+	run_munmap(&r, true, NULL);
+	/* the writer waited out every page's zap, and the reader the writer */
+	assert_int_equal(tlbgen_vtime__machine(r.sys, &m), 0);
+	assert_true(r.writer_at >= r.munmap_start + MUNMAP_PAGES * (uint64_t)m.zap);
+	assert_true(r.acquired_at > r.writer_at);
+	teardown(&r);
+	/* Before dd2283f2605e (munmap_lock=write) the reader waits out the zap. */
+	run_munmap(&r, false, "munmap_lock=write");
+	assert_true(r.acquired_at >= r.munmap_start + MUNMAP_PAGES * (uint64_t)m.zap);
+	teardown(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reader_sleeps),
 		cmocka_unit_test(test_count_line_cost),
+		cmocka_unit_test(test_munmap_downgrades),
 	};
 
 	return cmocka_run_group_tests_name("workload-virtual", tests, NULL, NULL);
