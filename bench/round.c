@@ -178,6 +178,177 @@ static void invlpgb_settle(struct round *r, uint64_t *base)
 	tlbgen_stats__system(r->sys, base, TLBGEN_STAT_NR);
 }
 
+/* The main thread's side of a round: the tasks' threads and the counts
+ * each sample is taken against. */
+struct round_main {
+	struct round *r;
+	pthread_t *th;
+	struct task_arg *args;
+	uint64_t *last;		/* each task's ops at the previous sample */
+	uint64_t base_ops;	/* the ops of the warm-up, not counted */
+	unsigned int started, max_samples;
+};
+
+/* Everything but the system: 0 or -errno, round_teardown() frees it all. */
+static int round_alloc(struct round_main *m, const struct tlbgen_wl_opts *wo,
+		       struct bench_round_result *res)
+{
+	struct round *r = m->r;
+	const struct bench_round_opts *o = r->o;
+	unsigned int nmm = o->processes ? o->tasks : 1;
+	int err;
+
+	r->mms = calloc(nmm, sizeof(*r->mms));
+	err = tlbgen_wl__create(r->sys, wo, &r->wl);
+	r->slots = aligned_alloc(256, sizeof(*r->slots) * o->tasks);
+	m->th = calloc(o->tasks, sizeof(*m->th));
+	m->args = calloc(o->tasks, sizeof(*m->args));
+	m->last = calloc(o->tasks, sizeof(*m->last));
+	res->smin = calloc(m->max_samples, sizeof(uint64_t));
+	res->smax = calloc(m->max_samples, sizeof(uint64_t));
+	res->stotal = calloc(m->max_samples, sizeof(uint64_t));
+	if (err || !r->mms || !r->slots || !m->th || !m->args || !m->last || !res->smin ||
+	    !res->smax || !res->stotal)
+		return err ? err : -ENOMEM;
+	memset(r->slots, 0, sizeof(*r->slots) * o->tasks);
+	for (unsigned int i = 0; i < nmm; i++) {
+		err = tlbgen_mm__create(r->sys, o->processes ? o->ops->region_pages :
+					o->ops->region_pages * o->tasks, &r->mms[i]);
+		if (err)
+			return err;
+	}
+	if (o->trace_reads)
+		return install_acct(r, o->tasks);
+	return 0;
+}
+
+/*
+ * A thread per task, then the start once every started task is ready:
+ * 0, or -EAGAIN when a thread could not be created (the round is then
+ * stopped, and m->started says how many run).
+ */
+static int round_start_tasks(struct round_main *m)
+{
+	struct round *r = m->r;
+	unsigned int tasks = r->o->tasks;
+	int err = 0;
+
+	for (; m->started < tasks; m->started++) {
+		m->args[m->started] = (struct task_arg){ r, m->started };
+		if (pthread_create(&m->th[m->started], NULL, task_main, &m->args[m->started])) {
+			err = -EAGAIN;
+			atomic_store(&r->stop, 1);
+			/* Let the started tasks finish: count the missing ones done. */
+			atomic_fetch_add(&r->done, (int)(tasks - m->started));
+			break;
+		}
+	}
+	while (atomic_load(&r->ready) < (int)m->started)
+		sched_yield();
+	atomic_store_explicit(&r->start, 1, memory_order_release);
+	return err;
+}
+
+/* Warm-up (will-it-scale discards its first iterations): caches, TLBs and
+ * the tasks' placement settle; nothing of it is counted but the library's
+ * event counters. */
+static void round_warmup(struct round_main *m)
+{
+	const struct bench_round_opts *o = m->r->o;
+
+	sleep_until(bench_now_ns() + (uint64_t)o->warmup_samples *
+		    (o->sample_ms ? o->sample_ms : o->duration_ms) * 1000000ULL);
+	for (unsigned int i = 0; i < o->tasks; i++) {
+		m->last[i] = atomic_load_explicit(&m->r->slots[i].ops, memory_order_relaxed);
+		m->base_ops += m->last[i];
+	}
+}
+
+/* One sample: the slowest and the fastest task's ops since the previous
+ * one, and all tasks' total, scaled to a second. */
+static void round_take_sample(struct round_main *m, struct bench_round_result *res,
+			      double scale)
+{
+	uint64_t mn = UINT64_MAX, mx = 0, tot = 0;
+
+	for (unsigned int i = 0; i < m->r->o->tasks; i++) {
+		uint64_t v = atomic_load_explicit(&m->r->slots[i].ops, memory_order_relaxed);
+		uint64_t d = v - m->last[i];
+
+		m->last[i] = v;
+		mn = d < mn ? d : mn;
+		mx = d > mx ? d : mx;
+		tot += d;
+	}
+	res->smin[res->nr_samples] = (uint64_t)((double)mn * scale);
+	res->smax[res->nr_samples] = (uint64_t)((double)mx * scale);
+	res->stotal[res->nr_samples] = (uint64_t)((double)tot * scale);
+	res->nr_samples++;
+}
+
+/* The timed period from t0: a sample every sample_ms until the duration
+ * is over or a task stopped the round. */
+static void round_sample(struct round_main *m, struct bench_round_result *res, uint64_t t0)
+{
+	const struct bench_round_opts *o = m->r->o;
+	uint64_t next = t0;
+
+	while (!atomic_load(&m->r->stop)) {
+		uint64_t end = t0 + (uint64_t)o->duration_ms * 1000000ULL, now;
+		double scale;
+
+		next += (uint64_t)(o->sample_ms ? o->sample_ms : o->duration_ms) * 1000000ULL;
+		if (next > end)
+			next = end;
+		sleep_until(next);
+		now = bench_now_ns();
+		scale = 1e9 / (double)(now - (next - (uint64_t)(o->sample_ms ? o->sample_ms :
+					o->duration_ms) * 1000000ULL));
+		if (res->nr_samples < m->max_samples)
+			round_take_sample(m, res, scale);
+		if (now >= end)
+			break;
+	}
+}
+
+/* The round's totals once every task is joined: its ops past the warm-up
+ * and the library's counters past base_stats. */
+static void round_collect(struct round_main *m, struct bench_round_result *res,
+			  const uint64_t *base_stats)
+{
+	struct round *r = m->r;
+	const struct bench_round_opts *o = r->o;
+
+	for (unsigned int i = 0; i < o->tasks; i++)
+		res->ops += atomic_load(&r->slots[i].ops);
+	res->ops -= m->base_ops;
+	res->ops_per_sec = res->seconds > 0 ? (double)res->ops / res->seconds : 0;
+	tlbgen_stats__system(r->sys, res->stats, TLBGEN_STAT_NR);
+	for (int i = 0; i < TLBGEN_STAT_NR; i++)
+		res->stats[i] -= base_stats[i];
+	if (o->invlpgb && !o->processes)
+		res->global_asid = tlbgen_mm__global_asid(r->mms[0], NULL);
+	res->violations = o->trace_reads ? tlbgen_oracle__violations(r->sys) : 0;
+	sum_acct(r, o->tasks, &res->remote_reads, &res->local_reads);
+}
+
+static void round_teardown(struct round_main *m)
+{
+	struct round *r = m->r;
+
+	if (r->sys) {
+		tlbgen_system__set_trace(r->sys, NULL);
+		tlbgen_system__destroy(r->sys);
+	}
+	tlbgen_wl__destroy(r->wl);
+	free(r->acct);
+	free(r->mms);
+	free(r->slots);
+	free(m->th);
+	free(m->args);
+	free(m->last);
+}
+
 int bench_round_run(const struct bench_round_opts *o, struct bench_round_result *res)
 {
 	/*
@@ -193,138 +364,44 @@ int bench_round_run(const struct bench_round_opts *o, struct bench_round_result 
 	TLBGEN_OPTS(tlbgen_wl_opts, wo, .kwork = o->trace_reads ? NULL : o->kwork);
 	uint64_t base_stats[TLBGEN_STAT_NR] = { 0 };
 	struct round r = { .o = o };
-	struct task_arg *args = NULL;
-	pthread_t *th = NULL;
-	unsigned int nmm = o->processes ? o->tasks : 1, started = 0;
-	unsigned int max_samples = o->sample_ms ? o->duration_ms / o->sample_ms + 2 : 1;
-	uint64_t *last = NULL, idle0, tot0, idle1, tot1, t0, t1, next, base_ops = 0;
+	struct round_main m = {
+		.r = &r, .max_samples = o->sample_ms ? o->duration_ms / o->sample_ms + 2 : 1,
+	};
+	uint64_t idle0, tot0, idle1, tot1, t0, t1;
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	err = tlbgen_system__create(&so, &r.sys);
 	if (err)
 		return err;
-	r.mms = calloc(nmm, sizeof(*r.mms));
-	err = tlbgen_wl__create(r.sys, &wo, &r.wl);
-	r.slots = aligned_alloc(256, sizeof(*r.slots) * o->tasks);
-	th = calloc(o->tasks, sizeof(*th));
-	args = calloc(o->tasks, sizeof(*args));
-	last = calloc(o->tasks, sizeof(*last));
-	res->smin = calloc(max_samples, sizeof(uint64_t));
-	res->smax = calloc(max_samples, sizeof(uint64_t));
-	res->stotal = calloc(max_samples, sizeof(uint64_t));
-	if (err || !r.mms || !r.slots || !th || !args || !last || !res->smin || !res->smax ||
-	    !res->stotal) {
-		err = err ? err : -ENOMEM;
-		goto out;
-	}
-	memset(r.slots, 0, sizeof(*r.slots) * o->tasks);
-	for (unsigned int i = 0; i < nmm; i++) {
-		err = tlbgen_mm__create(r.sys, o->processes ? o->ops->region_pages :
-					o->ops->region_pages * o->tasks, &r.mms[i]);
-		if (err)
-			goto out;
-	}
-	if (o->trace_reads && (err = install_acct(&r, o->tasks)))
+	err = round_alloc(&m, &wo, res);
+	if (err)
 		goto out;
 	if (o->hw)
 		bench_hw_start(o->hw, &res->hw);
-	for (; started < o->tasks; started++) {
-		args[started] = (struct task_arg){ &r, started };
-		if (pthread_create(&th[started], NULL, task_main, &args[started])) {
-			err = -EAGAIN;
-			atomic_store(&r.stop, 1);
-			/* Let the started tasks finish: count the missing ones done. */
-			atomic_fetch_add(&r.done, (int)(o->tasks - started));
-			break;
-		}
-	}
-	while (atomic_load(&r.ready) < (int)started)
-		sched_yield();
-	atomic_store_explicit(&r.start, 1, memory_order_release);
-	if (o->warmup_samples) {
-		/* Warm-up (will-it-scale discards its first iterations): caches,
-		 * TLBs and the tasks' placement settle; nothing of it is counted
-		 * but the library's event counters. */
-		sleep_until(bench_now_ns() + (uint64_t)o->warmup_samples *
-			    (o->sample_ms ? o->sample_ms : o->duration_ms) * 1000000ULL);
-		for (unsigned int i = 0; i < o->tasks; i++) {
-			last[i] = atomic_load_explicit(&r.slots[i].ops, memory_order_relaxed);
-			base_ops += last[i];
-		}
-	}
+	err = round_start_tasks(&m);
+	if (o->warmup_samples)
+		round_warmup(&m);
 	if (o->invlpgb && !o->processes && o->tasks >= 4 &&
 	    strcmp(tlbgen_system__get_choice(r.sys, "invlpgb"), "off"))
 		invlpgb_settle(&r, base_stats);
 	bench_proc_stat(&idle0, &tot0);
 	t0 = bench_now_ns();
-	next = t0;
-	while (!atomic_load(&r.stop)) {
-		uint64_t end = t0 + (uint64_t)o->duration_ms * 1000000ULL, now;
-		double scale;
-
-		next += (uint64_t)(o->sample_ms ? o->sample_ms : o->duration_ms) * 1000000ULL;
-		if (next > end)
-			next = end;
-		sleep_until(next);
-		now = bench_now_ns();
-		scale = 1e9 / (double)(now - (next - (uint64_t)(o->sample_ms ? o->sample_ms :
-					o->duration_ms) * 1000000ULL));
-		if (res->nr_samples < max_samples) {
-			uint64_t mn = UINT64_MAX, mx = 0, tot = 0;
-
-			for (unsigned int i = 0; i < o->tasks; i++) {
-				uint64_t v = atomic_load_explicit(&r.slots[i].ops,
-								  memory_order_relaxed);
-				uint64_t d = v - last[i];
-
-				last[i] = v;
-				mn = d < mn ? d : mn;
-				mx = d > mx ? d : mx;
-				tot += d;
-			}
-			res->smin[res->nr_samples] = (uint64_t)((double)mn * scale);
-			res->smax[res->nr_samples] = (uint64_t)((double)mx * scale);
-			res->stotal[res->nr_samples] = (uint64_t)((double)tot * scale);
-			res->nr_samples++;
-		}
-		if (now >= end)
-			break;
-	}
+	round_sample(&m, res, t0);
 	atomic_store(&r.stop, 1);
 	t1 = bench_now_ns();
 	bench_proc_stat(&idle1, &tot1);
-	for (unsigned int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	for (unsigned int i = 0; i < m.started; i++)
+		pthread_join(m.th[i], NULL);
 	if (o->hw)
 		bench_hw_stop(&res->hw);
 	if (!err)
 		err = atomic_load(&r.err);
 	res->seconds = (double)(t1 - t0) / 1e9;
-	for (unsigned int i = 0; i < o->tasks; i++)
-		res->ops += atomic_load(&r.slots[i].ops);
-	res->ops -= base_ops;
-	res->ops_per_sec = res->seconds > 0 ? (double)res->ops / res->seconds : 0;
 	res->idle_pct = tot1 > tot0 ? 100.0 * (double)(idle1 - idle0) / (double)(tot1 - tot0) : 0;
-	tlbgen_stats__system(r.sys, res->stats, TLBGEN_STAT_NR);
-	for (int i = 0; i < TLBGEN_STAT_NR; i++)
-		res->stats[i] -= base_stats[i];
-	if (o->invlpgb && !o->processes)
-		res->global_asid = tlbgen_mm__global_asid(r.mms[0], NULL);
-	res->violations = o->trace_reads ? tlbgen_oracle__violations(r.sys) : 0;
-	sum_acct(&r, o->tasks, &res->remote_reads, &res->local_reads);
+	round_collect(&m, res, base_stats);
 out:
-	if (r.sys) {
-		tlbgen_system__set_trace(r.sys, NULL);
-		tlbgen_system__destroy(r.sys);
-	}
-	tlbgen_wl__destroy(r.wl);
-	free(r.acct);
-	free(r.mms);
-	free(r.slots);
-	free(th);
-	free(args);
-	free(last);
+	round_teardown(&m);
 	if (err)
 		bench_round_result_free(res);
 	return err;

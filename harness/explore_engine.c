@@ -271,16 +271,75 @@ bool xpl__is_cpu_op(unsigned int kind)
 	}
 }
 
+/*
+ * The library call of an op that the common checks of xpl__exec_op()
+ * judge: mm switches, flushes, batches, PTE changes, unmaps and the clock
+ * (leave_mm()'s documented WARN counted here).
+ */
+static long exec_call(struct xctx *x, const struct xop *o, unsigned int cpu, int waiting,
+		      const struct tlbgen_cpu_tlbstate *ts)
+{
+	struct tlbgen_system *sys = x->sys;
+	struct tlbgen_mm *mm = x->mm[1 + o->mm % x->cfg->nr_mms];
+	unsigned long start, end;
+	unsigned int shift;
+	long ret;
+
+	xpl__op_range(o, &start, &end, &shift);
+	switch (o->kind) {
+	case XOP_SWITCH_MM:
+		return tlbgen_switch_mm(sys, cpu, o->mm % (x->cfg->nr_mms + 1) ?
+					x->mm[o->mm % (x->cfg->nr_mms + 1)] : NULL);
+	case XOP_ENTER_LAZY:
+		return tlbgen_enter_lazy_tlb(sys, cpu);
+	case XOP_LEAVE_MM:
+		ret = tlbgen_leave_mm(sys, cpu);
+		/* Documented: a CPU that is not lazy WARNs, then switches. */
+		if (!waiting && ret == 0 && !ts->is_lazy && ts->loaded_mm_ctx_id != 1)
+			x->warns_expected++;
+		return ret;
+	case XOP_FLUSH_RANGE:
+		return tlbgen_flush_tlb_mm_range(sys, cpu, mm, start, end, shift,
+						 o->flags & XOP_F_FREED);
+	case XOP_FLUSH_MM:
+		return tlbgen_flush_tlb_mm(sys, cpu, mm);
+	case XOP_KERNEL_FLUSH:
+		return tlbgen_flush_tlb_kernel_range(sys, cpu, start, end);
+	case XOP_BATCH_ADD:
+		return tlbgen_arch_tlbbatch_add_pending(sys, cpu, x->batch[cpu], mm,
+							end == TLBGEN_TLB_FLUSH_ALL ? 0 : start,
+							end == TLBGEN_TLB_FLUSH_ALL ?
+							XPL_NR_PAGES << TLBGEN_PAGE_SHIFT : end);
+	case XOP_BATCH_FLUSH:
+		return tlbgen_arch_tlbbatch_flush(sys, cpu, x->batch[cpu]);
+	case XOP_PTE_CHANGE:
+		return tlbgen_pte_change(sys, cpu, mm, (unsigned long)(o->a % XPL_NR_PAGES)
+						       << TLBGEN_PAGE_SHIFT);
+	case XOP_CLOCK:
+		return tlbgen_clock_advance(sys, o->a % 512);
+	case XOP_UNMAP_ONE:
+		/* Always an accessible PTE: the caller never claims a TLB
+		 * cannot hold it. Returns 1 deferred, 0 flushed. */
+		return tlbgen_try_to_unmap_one(sys, cpu, x->ubc[cpu], mm,
+					       (unsigned long)(o->a % XPL_NR_PAGES) << TLBGEN_PAGE_SHIFT,
+					       o->flags & XOP_F_BATCH ? TLBGEN_TTU_BATCH_FLUSH : 0,
+					       TLBGEN_PTE_ACCESSIBLE |
+					       (o->flags & XOP_F_DIRTY ? TLBGEN_PTE_DIRTY : 0));
+	case XOP_UNMAP_FLUSH:
+		return o->flags & XOP_F_DIRTY ? tlbgen_try_to_unmap_flush_dirty(sys, cpu, x->ubc[cpu])
+					      : tlbgen_try_to_unmap_flush(sys, cpu, x->ubc[cpu]);
+	case XOP_BATCHED_PENDING:
+		return tlbgen_flush_tlb_batched_pending(sys, cpu, mm, NULL);
+	}
+	return 0;
+}
+
 /* Execute one op; returns the library's return value (for the trace). */
 long xpl__exec_op(struct xctx *x, const struct xop *o)
 {
 	struct tlbgen_system *sys = x->sys;
 	unsigned int n = x->cfg->nr_cpus, cpu = o->cpu % n;
-	unsigned int mi = 1 + o->mm % x->cfg->nr_mms;
-	struct tlbgen_mm *mm = x->mm[mi];
 	int waiting = tlbgen_cpu__is_waiting(sys, cpu);
-	unsigned long start, end;
-	unsigned int shift;
 	struct tlbgen_cpu_tlbstate ts;
 	long ret = 0;
 
@@ -290,42 +349,10 @@ long xpl__exec_op(struct xctx *x, const struct xop *o)
 	}
 	if (o->kind == XOP_PTE_CHANGE && waiting)
 		return 0;	/* a CPU spinning in csd_lock_wait() edits no page table */
-	xpl__op_range(o, &start, &end, &shift);
 	tlbgen_cpu__tlbstate(sys, cpu, &ts);
 
+	/* The ops with results of their own first, then the common checks. */
 	switch (o->kind) {
-	case XOP_SWITCH_MM:
-		ret = tlbgen_switch_mm(sys, cpu, o->mm % (x->cfg->nr_mms + 1) ?
-					 x->mm[o->mm % (x->cfg->nr_mms + 1)] : NULL);
-		break;
-	case XOP_ENTER_LAZY:
-		ret = tlbgen_enter_lazy_tlb(sys, cpu);
-		break;
-	case XOP_LEAVE_MM:
-		ret = tlbgen_leave_mm(sys, cpu);
-		/* Documented: a CPU that is not lazy WARNs, then switches. */
-		if (!waiting && ret == 0 && !ts.is_lazy && ts.loaded_mm_ctx_id != 1)
-			x->warns_expected++;
-		break;
-	case XOP_FLUSH_RANGE:
-		ret = tlbgen_flush_tlb_mm_range(sys, cpu, mm, start, end, shift,
-						o->flags & XOP_F_FREED);
-		break;
-	case XOP_FLUSH_MM:
-		ret = tlbgen_flush_tlb_mm(sys, cpu, mm);
-		break;
-	case XOP_KERNEL_FLUSH:
-		ret = tlbgen_flush_tlb_kernel_range(sys, cpu, start, end);
-		break;
-	case XOP_BATCH_ADD:
-		ret = tlbgen_arch_tlbbatch_add_pending(sys, cpu, x->batch[cpu], mm,
-						       end == TLBGEN_TLB_FLUSH_ALL ? 0 : start,
-						       end == TLBGEN_TLB_FLUSH_ALL ?
-						       XPL_NR_PAGES << TLBGEN_PAGE_SHIFT : end);
-		break;
-	case XOP_BATCH_FLUSH:
-		ret = tlbgen_arch_tlbbatch_flush(sys, cpu, x->batch[cpu]);
-		break;
 	case XOP_ACCESS:
 		ret = tlbgen_access(sys, cpu, (unsigned long)(o->a % XPL_NR_PAGES)
 					      << TLBGEN_PAGE_SHIFT);
@@ -337,10 +364,6 @@ long xpl__exec_op(struct xctx *x, const struct xop *o)
 				     cpu, ret, running);
 			return ret;
 		}
-		break;
-	case XOP_PTE_CHANGE:
-		ret = tlbgen_pte_change(sys, cpu, mm, (unsigned long)(o->a % XPL_NR_PAGES)
-						      << TLBGEN_PAGE_SHIFT);
 		break;
 	case XOP_DELIVER:
 		ret = tlbgen_deliver(sys, cpu);
@@ -357,29 +380,13 @@ long xpl__exec_op(struct xctx *x, const struct xop *o)
 		if (ret < 0 && ret != -ENOENT)
 			fail(x, XF_ERRNO, "step returned %ld", ret);
 		return ret;
-	case XOP_CLOCK:
-		ret = tlbgen_clock_advance(sys, o->a % 512);
-		break;
-	case XOP_UNMAP_ONE:
-		/* Always an accessible PTE: the caller never claims a TLB
-		 * cannot hold it. Returns 1 deferred, 0 flushed. */
-		ret = tlbgen_try_to_unmap_one(sys, cpu, x->ubc[cpu], mm,
-					      (unsigned long)(o->a % XPL_NR_PAGES) << TLBGEN_PAGE_SHIFT,
-					      o->flags & XOP_F_BATCH ? TLBGEN_TTU_BATCH_FLUSH : 0,
-					      TLBGEN_PTE_ACCESSIBLE |
-					      (o->flags & XOP_F_DIRTY ? TLBGEN_PTE_DIRTY : 0));
-		break;
-	case XOP_UNMAP_FLUSH:
-		ret = o->flags & XOP_F_DIRTY ? tlbgen_try_to_unmap_flush_dirty(sys, cpu, x->ubc[cpu])
-					     : tlbgen_try_to_unmap_flush(sys, cpu, x->ubc[cpu]);
-		break;
-	case XOP_BATCHED_PENDING:
-		ret = tlbgen_flush_tlb_batched_pending(sys, cpu, mm, NULL);
-		break;
 	case XOP_PREEMPT:
 		if (xpl_preempt_op(sys, cpu, &ret))
 			fail(x, XF_ERRNO, "preempt_waiter(%u) returned %ld", cpu, ret);
 		return ret;
+	default:
+		ret = exec_call(x, o, cpu, waiting, &ts);
+		break;
 	}
 	if ((o->kind == XOP_BATCH_ADD || o->kind == XOP_BATCH_FLUSH) && !x->batching &&
 	    !waiting) {

@@ -87,14 +87,13 @@ static int pick_cpu(struct xctx *x, struct gen *g, bool need_running)
 	return (int)cand[explore_rn(&g->s, k)];
 }
 
-static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
+/* A covering flush for an mm with PTE changes pending (always when
+ * closing, else 25% each): whether one was emitted. */
+static bool gen_obligation(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 {
-	unsigned int n = x->cfg->nr_cpus, nm = x->cfg->nr_mms;
 	int cpu;
 
-	memset(o, 0, sizeof(*o));
-	/* Obligations first: a PTE change must be followed by a covering flush. */
-	for (unsigned int m = 1; m <= nm; m++) {
+	for (unsigned int m = 1; m <= x->cfg->nr_mms; m++) {
 		if (!g->pend[m] || (!closing && explore_rn(&g->s, 100) >= 25))
 			continue;
 		cpu = pick_cpu(x, g, false);
@@ -122,15 +121,24 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 		g->pend[m] = false;
 		if (o->kind == XOP_BATCH_ADD)
 			g->batch_pend[cpu] = true;
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* The flush of a CPU's pending arch batch, or of its deferred unmaps:
+ * whether one was emitted. */
+static bool gen_pending_flush(struct xctx *x, struct gen *g, struct xop *o, bool closing)
+{
+	unsigned int n = x->cfg->nr_cpus;
+
 	for (unsigned int c = 0; c < n; c++) {
 		if (g->batch_pend[c] && !tlbgen_cpu__is_waiting(x->sys, c) &&
 		    (closing || explore_rn(&g->s, 100) < 25)) {
 			o->kind = XOP_BATCH_FLUSH;
 			o->cpu = (uint8_t)c;
 			g->batch_pend[c] = false;
-			return;
+			return true;
 		}
 	}
 
@@ -143,17 +151,15 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 			o->cpu = (uint8_t)c;
 			o->flags = closing ? 0 : (explore_rn(&g->s, 4) == 0 ? XOP_F_DIRTY : 0);
 			g->ubc_pend[c] = o->flags != 0;	/* _dirty may flush nothing */
-			return;
+			return true;
 		}
 	}
-	if (closing) {
-		/* The last ops of a run: let every waiting CPU finish. */
-		o->kind = XOP_STEP;
-		return;
-	}
-	if (xpl_preempt_gen(x->sys, n, nm, &g->s, explore_rn, o))
-		return;
+	return false;
+}
 
+/* A free op's kind, by its share of the draws. */
+static unsigned int gen_kind(struct gen *g)
+{
 	unsigned int r = explore_rn(&g->s, 100);
 	unsigned int kind =
 		r < 10 ? XOP_SWITCH_MM : r < 15 ? XOP_ENTER_LAZY : r < 17 ? XOP_LEAVE_MM :
@@ -168,8 +174,19 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 
 		kind = q < 6 ? XOP_UNMAP_ONE : q < 8 ? XOP_UNMAP_FLUSH : XOP_BATCHED_PENDING;
 	}
+	return kind;
+}
 
-	o->kind = (uint8_t)kind;
+/*
+ * The CPU of a free op of kind o->kind: one that can run it, when there
+ * is one (an access with no CPU running a user mm becomes a switch_mm).
+ * False when nobody can and the op became a step instead.
+ */
+static bool gen_cpu(struct xctx *x, struct gen *g, struct xop *o)
+{
+	unsigned int n = x->cfg->nr_cpus, kind = o->kind;
+	int cpu;
+
 	if (xpl__is_cpu_op(kind) || kind == XOP_PTE_CHANGE) {
 		cpu = pick_cpu(x, g, kind == XOP_ACCESS);
 		if (cpu < 0 && kind == XOP_ACCESS)
@@ -178,7 +195,7 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 			/* Everyone waits (or 3%: probe the -EBUSY path). */
 			if (explore_rn(&g->s, 2)) {
 				o->kind = XOP_STEP;
-				return;
+				return false;
 			}
 			cpu = (int)explore_rn(&g->s, n);
 		} else if (explore_rn(&g->s, 100) < 3) {
@@ -188,8 +205,42 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 	} else {
 		o->cpu = (uint8_t)explore_rn(&g->s, n);
 	}
+	return true;
+}
+
+/* A PTE change's page (and mm), recorded as pending for a covering flush. */
+static void gen_pte_change(struct xctx *x, struct gen *g, struct xop *o)
+{
+	unsigned int m;
+
+	/* Prefer an mm that is loaded somewhere. */
+	if (explore_rn(&g->s, 4)) {
+		struct tlbgen_cpu_tlbstate ts;
+
+		tlbgen_cpu__tlbstate(x->sys, explore_rn(&g->s, x->cfg->nr_cpus), &ts);
+		int i = xpl__find_mm(x, ts.loaded_mm_ctx_id);
+
+		if (i > 0)
+			o->mm = (uint8_t)(i - 1);
+	}
+	m = 1 + o->mm;
+	o->a = hot_page(&g->s);
+	if (!g->pend[m]) {
+		g->pend[m] = true;
+		g->lo[m] = g->hi[m] = o->a;
+	} else {
+		g->lo[m] = o->a < g->lo[m] ? o->a : g->lo[m];
+		g->hi[m] = o->a > g->hi[m] ? o->a : g->hi[m];
+	}
+}
+
+/* A free op's mm and the arguments of its kind. */
+static void gen_args(struct xctx *x, struct gen *g, struct xop *o)
+{
+	unsigned int n = x->cfg->nr_cpus, nm = x->cfg->nr_mms;
+
 	o->mm = (uint8_t)explore_rn(&g->s, nm);
-	switch (kind) {
+	switch (o->kind) {
 	case XOP_SWITCH_MM:
 		o->mm = (uint8_t)explore_rn(&g->s, nm + 1);	/* 0: init_mm */
 		break;
@@ -208,30 +259,9 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 	case XOP_ACCESS:
 		o->a = hot_page(&g->s);
 		break;
-	case XOP_PTE_CHANGE: {
-		unsigned int m;
-
-		/* Prefer an mm that is loaded somewhere. */
-		if (explore_rn(&g->s, 4)) {
-			struct tlbgen_cpu_tlbstate ts;
-
-			tlbgen_cpu__tlbstate(x->sys, explore_rn(&g->s, n), &ts);
-			int i = xpl__find_mm(x, ts.loaded_mm_ctx_id);
-
-			if (i > 0)
-				o->mm = (uint8_t)(i - 1);
-		}
-		m = 1 + o->mm;
-		o->a = hot_page(&g->s);
-		if (!g->pend[m]) {
-			g->pend[m] = true;
-			g->lo[m] = g->hi[m] = o->a;
-		} else {
-			g->lo[m] = o->a < g->lo[m] ? o->a : g->lo[m];
-			g->hi[m] = o->a > g->hi[m] ? o->a : g->hi[m];
-		}
+	case XOP_PTE_CHANGE:
+		gen_pte_change(x, g, o);
 		break;
-	}
 	case XOP_DELIVER_FROM:
 		o->b = explore_rn(&g->s, n);
 		break;
@@ -250,6 +280,24 @@ static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
 	default:
 		break;
 	}
+}
+
+static void gen_op(struct xctx *x, struct gen *g, struct xop *o, bool closing)
+{
+	memset(o, 0, sizeof(*o));
+	/* Obligations first: a PTE change must be followed by a covering flush. */
+	if (gen_obligation(x, g, o, closing) || gen_pending_flush(x, g, o, closing))
+		return;
+	if (closing) {
+		/* The last ops of a run: let every waiting CPU finish. */
+		o->kind = XOP_STEP;
+		return;
+	}
+	if (xpl_preempt_gen(x->sys, x->cfg->nr_cpus, x->cfg->nr_mms, &g->s, explore_rn, o))
+		return;
+	o->kind = (uint8_t)gen_kind(g);
+	if (gen_cpu(x, g, o))
+		gen_args(x, g, o);
 }
 
 enum xfail_kind xpl_gen_run(const struct xcfg *cfg, uint64_t seed, struct xop *ops, size_t n,
