@@ -220,6 +220,164 @@ static int check(struct run_result *r, const char *what, uint64_t hook, uint64_t
 	return 1;
 }
 
+/* Next event: the earliest IPI arrival or runnable CPU, at the time returned;
+ * *cpu is -1 when there is none, *deliver set for an IPI delivery. */
+static uint64_t sim_next_event(const struct sim *s, bool ops_left, int *cpu, int *deliver)
+{
+	uint64_t best = UINT64_MAX;
+
+	*cpu = -1;
+	*deliver = 0;
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		uint64_t ev;
+
+		if (tlbgen_cpu__ipi_pending(s->sys, c) == 1) {
+			ev = s->t[c] > s->arrival[c] ? s->t[c] : s->arrival[c];
+			if (ev < best)
+				best = ev, *cpu = (int)c, *deliver = 1;
+		} else if (ops_left && s->flush_started[c] == s->flush_done[c] &&
+			   s->t[c] < best) {
+			best = s->t[c], *cpu = (int)c, *deliver = 0;
+		}
+	}
+	return best;
+}
+
+/* One operation of CPU `cpu`'s program: *kind is what was drawn, *flush set
+ * when it is a flush (completion reported); returns the library's answer. */
+static int sim_op(struct sim *s, unsigned int cpu, struct tlbgen_mm **mm,
+		  struct tlbgen_tlbbatch **batch, uint64_t *rng, unsigned int *kind, bool *flush)
+{
+	uint64_t r0 = rnd(rng), r1 = rnd(rng);
+	struct tlbgen_mm *m = mm[(r0 >> 8) % NR_MMS];
+	unsigned long addr = ((r1 % NR_PAGES) << TLBGEN_PAGE_SHIFT);
+	unsigned long end = addr + ((1 + (r1 >> 32) % 4) << TLBGEN_PAGE_SHIFT);
+	int ret = 0;
+
+	*kind = (unsigned int)(r0 % 100);
+	*flush = true;
+	if (end > NR_PAGES << TLBGEN_PAGE_SHIFT)
+		end = NR_PAGES << TLBGEN_PAGE_SHIFT;
+	s->t[cpu] += COST_OP + (r1 >> 16) % THINK_MAX;
+	if (*kind < 15) {
+		*flush = false;
+		ret = tlbgen_switch_mm(s->sys, cpu, (r0 >> 20) % 8 ? m : NULL);
+	} else if (*kind < 22) {
+		*flush = false;
+		ret = tlbgen_enter_lazy_tlb(s->sys, cpu);
+	} else if (*kind < 70) {
+		*flush = false;
+		for (unsigned int k = 0; k < 8; k++) {
+			unsigned long a = ((addr >> TLBGEN_PAGE_SHIFT) + k) % NR_PAGES;
+
+			ret = tlbgen_access(s->sys, cpu, a << TLBGEN_PAGE_SHIFT);
+			if (ret == 0)
+				s->t[cpu] += COST_PAGE_WALK;
+		}
+	} else if (*kind < 90) {
+		for (unsigned long a = addr; a < end; a += TLBGEN_PAGE_SIZE)
+			tlbgen_pte_change(s->sys, cpu, m, a);
+		ret = tlbgen_flush_tlb_mm_range(s->sys, cpu, m, addr, end, TLBGEN_PAGE_SHIFT,
+						false);
+	} else if (*kind < 98) {
+		tlbgen_pte_change(s->sys, cpu, m, addr);
+		tlbgen_arch_tlbbatch_add_pending(s->sys, cpu, batch[cpu], m, addr,
+						 addr + TLBGEN_PAGE_SIZE);
+		*flush = (r0 >> 40) % 4 == 0;
+		if (*flush)
+			ret = tlbgen_arch_tlbbatch_flush(s->sys, cpu, batch[cpu]);
+	} else {
+		ret = tlbgen_flush_tlb_kernel_range(s->sys, cpu, 0, 2 * TLBGEN_PAGE_SIZE);
+	}
+	return ret;
+}
+
+/* The event loop: `ops` operations, then every IPI they left pending. */
+static int sim_loop(struct sim *s, struct tlbgen_mm **mm, struct tlbgen_tlbbatch **batch,
+		    uint64_t seed, unsigned int ops)
+{
+	uint64_t rng = seed;
+	unsigned int done = 0;
+
+	for (;;) {
+		int cpu, deliver, ret;
+		uint64_t best = sim_next_event(s, done < ops, &cpu, &deliver);
+		unsigned int kind;
+		bool flush;
+
+		if (cpu < 0)
+			break;	/* nothing pending, every op issued */
+		if (best > s->now)
+			s->now = best;
+		s->cur = (unsigned int)cpu;
+		s->t[cpu] = best;
+
+		if (deliver) {
+			s->t[cpu] += COST_IRQ_ENTRY;
+			s->delivering = true;	/* completions now: on_flush_done() */
+			tlbgen_deliver(s->sys, (unsigned int)cpu);
+			s->delivering = false;
+			continue;
+		}
+
+		done++;
+		ret = sim_op(s, (unsigned int)cpu, mm, batch, &rng, &kind, &flush);
+		/* Refusals the program may meet: no user mm (access while lazy or on
+		 * init_mm). Anything else is a bug in this loop. */
+		if (ret < 0 && ret != -ESRCH) {
+			fprintf(stderr, "simulator: cpu %d op %u: %s\n", cpu, kind, strerror(-ret));
+			return ret;
+		}
+		if (flush && ret == 0)
+			s->flush_started[cpu]++;
+	}
+	return 0;
+}
+
+/* Fill *r with what the run cost and what the library counted, then check
+ * the two agree: the hooks are the same trace the counters come from. */
+static void sim_report(struct sim *s, struct run_result *r, const char *profile)
+{
+	uint64_t jf;
+
+	tlbgen_stats__system(s->sys, r->stats, TLBGEN_STAT_NR);
+	r->violations = tlbgen_oracle__violations(s->sys);
+	tlbgen_system__jiffies(s->sys, &jf);
+	r->jiffies = jf;
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		r->cycles_sum += s->t[c];
+		if (s->t[c] > r->cycles_max)
+			r->cycles_max = s->t[c];
+	}
+	memcpy(r->transfers, s->transfers, sizeof(r->transfers));
+
+	check(r, "ipi_send", s->ipis_sent, r->stats[TLBGEN_STAT_IPI_SENT]);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		check(r, "flush completions", s->flush_done[c], s->flush_started[c]);
+		check(r, "waiting at the end", (uint64_t)tlbgen_cpu__is_waiting(s->sys, c), 0);
+	}
+	check(r, "ipi_receive", s->ipis_received, r->stats[TLBGEN_STAT_IPI_RECEIVED]);
+	check(r, "tlb_gen reads", s->gen_reads, r->stats[TLBGEN_STAT_TLB_GEN_READ]);
+	check(r, "tlb_gen RMWs", s->gen_rmws, r->stats[TLBGEN_STAT_TLB_GEN_RMW]);
+	check(r, "partial flushes", s->flushes[TLBGEN_FLUSH_KIND_PARTIAL],
+	      r->stats[TLBGEN_STAT_PARTIAL_FLUSH]);
+	check(r, "switch_mm flushes", s->flushes[TLBGEN_FLUSH_KIND_SWITCH],
+	      r->stats[TLBGEN_STAT_SWITCH_MM_FLUSH]);
+	check(r, "kernel flushes", s->flushes[TLBGEN_FLUSH_KIND_KERNEL],
+	      r->stats[TLBGEN_STAT_KERNEL_FLUSH]);
+	check(r, "injected clock", jf, sim_jiffies(s));
+	if (r->violations) {
+		fprintf(stderr, "self-check: %s: %ld oracle violations\n", profile, r->violations);
+		r->checks_failed++;
+	}
+	/* should_trim_cpumask() fires at most once per HZ per mm, by our clock. */
+	if (r->stats[TLBGEN_STAT_TRIM_CPUMASK] > NR_MMS * (jf / HZ + 1)) {
+		fprintf(stderr, "self-check: %" PRIu64 " trims in %" PRIu64 " jiffies\n",
+			r->stats[TLBGEN_STAT_TRIM_CPUMASK], jf);
+		r->checks_failed++;
+	}
+}
+
 static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_result *r)
 {
 	static struct sim s;
@@ -231,8 +389,6 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 		    .flush = hook_flush, .ctx = &s);
 	struct tlbgen_mm *mm[NR_MMS];
 	struct tlbgen_tlbbatch *batch[NR_CPUS];
-	uint64_t rng = seed, jf;
-	unsigned int done = 0;
 	int err;
 
 	memset(&s, 0, sizeof(s));
@@ -250,132 +406,10 @@ static int run(const char *profile, uint64_t seed, unsigned int ops, struct run_
 			goto out;
 		tlbgen_switch_mm(s.sys, c, mm[c % NR_MMS]);
 	}
+	if ((err = sim_loop(&s, mm, batch, seed, ops)))
+		goto out;
 
-	for (;;) {
-		/* Next event: the earliest IPI arrival or runnable CPU. */
-		uint64_t best = UINT64_MAX;
-		int cpu = -1, deliver = 0;
-
-		for (unsigned int c = 0; c < NR_CPUS; c++) {
-			uint64_t ev;
-
-			if (tlbgen_cpu__ipi_pending(s.sys, c) == 1) {
-				ev = s.t[c] > s.arrival[c] ? s.t[c] : s.arrival[c];
-				if (ev < best)
-					best = ev, cpu = (int)c, deliver = 1;
-			} else if (done < ops && s.flush_started[c] == s.flush_done[c] &&
-				   s.t[c] < best) {
-				best = s.t[c], cpu = (int)c, deliver = 0;
-			}
-		}
-		if (cpu < 0)
-			break;	/* nothing pending, every op issued */
-		if (best > s.now)
-			s.now = best;
-		s.cur = (unsigned int)cpu;
-		s.t[cpu] = best;
-
-		if (deliver) {
-			s.t[cpu] += COST_IRQ_ENTRY;
-			s.delivering = true;	/* completions now: on_flush_done() */
-			tlbgen_deliver(s.sys, (unsigned int)cpu);
-			s.delivering = false;
-			continue;
-		}
-
-		/* One operation of CPU `cpu`'s program. */
-		uint64_t r0 = rnd(&rng), r1 = rnd(&rng);
-		unsigned int kind = (unsigned int)(r0 % 100);
-		struct tlbgen_mm *m = mm[(r0 >> 8) % NR_MMS];
-		unsigned long addr = ((r1 % NR_PAGES) << TLBGEN_PAGE_SHIFT);
-		unsigned long end = addr + ((1 + (r1 >> 32) % 4) << TLBGEN_PAGE_SHIFT);
-		int ret = 0;
-		bool flush = true;	/* the op is a flush (completion reported) */
-
-		if (end > NR_PAGES << TLBGEN_PAGE_SHIFT)
-			end = NR_PAGES << TLBGEN_PAGE_SHIFT;
-		done++;
-		s.t[cpu] += COST_OP + (r1 >> 16) % THINK_MAX;
-		if (kind < 15) {
-			flush = false;
-			ret = tlbgen_switch_mm(s.sys, (unsigned int)cpu, (r0 >> 20) % 8 ? m : NULL);
-		} else if (kind < 22) {
-			flush = false;
-			ret = tlbgen_enter_lazy_tlb(s.sys, (unsigned int)cpu);
-		} else if (kind < 70) {
-			flush = false;
-			for (unsigned int k = 0; k < 8; k++) {
-				unsigned long a = ((addr >> TLBGEN_PAGE_SHIFT) + k) % NR_PAGES;
-
-				ret = tlbgen_access(s.sys, (unsigned int)cpu, a << TLBGEN_PAGE_SHIFT);
-				if (ret == 0)
-					s.t[cpu] += COST_PAGE_WALK;
-			}
-		} else if (kind < 90) {
-			for (unsigned long a = addr; a < end; a += TLBGEN_PAGE_SIZE)
-				tlbgen_pte_change(s.sys, (unsigned int)cpu, m, a);
-			ret = tlbgen_flush_tlb_mm_range(s.sys, (unsigned int)cpu, m, addr, end,
-							TLBGEN_PAGE_SHIFT, false);
-		} else if (kind < 98) {
-			tlbgen_pte_change(s.sys, (unsigned int)cpu, m, addr);
-			tlbgen_arch_tlbbatch_add_pending(s.sys, (unsigned int)cpu, batch[cpu], m,
-							 addr, addr + TLBGEN_PAGE_SIZE);
-			flush = (r0 >> 40) % 4 == 0;
-			if (flush)
-				ret = tlbgen_arch_tlbbatch_flush(s.sys, (unsigned int)cpu,
-								 batch[cpu]);
-		} else {
-			ret = tlbgen_flush_tlb_kernel_range(s.sys, (unsigned int)cpu, 0,
-							    2 * TLBGEN_PAGE_SIZE);
-		}
-		/* Refusals the program may meet: no user mm (access while lazy or on
-		 * init_mm). Anything else is a bug in this loop. */
-		if (ret < 0 && ret != -ESRCH) {
-			fprintf(stderr, "simulator: cpu %d op %u: %s\n", cpu, kind, strerror(-ret));
-			err = ret;
-			goto out;
-		}
-		if (flush && ret == 0)
-			s.flush_started[cpu]++;
-	}
-
-	tlbgen_stats__system(s.sys, r->stats, TLBGEN_STAT_NR);
-	r->violations = tlbgen_oracle__violations(s.sys);
-	tlbgen_system__jiffies(s.sys, &jf);
-	r->jiffies = jf;
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		r->cycles_sum += s.t[c];
-		if (s.t[c] > r->cycles_max)
-			r->cycles_max = s.t[c];
-	}
-	memcpy(r->transfers, s.transfers, sizeof(r->transfers));
-
-	/* Self-checks: the hooks are the same trace the counters come from. */
-	check(r, "ipi_send", s.ipis_sent, r->stats[TLBGEN_STAT_IPI_SENT]);
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		check(r, "flush completions", s.flush_done[c], s.flush_started[c]);
-		check(r, "waiting at the end", (uint64_t)tlbgen_cpu__is_waiting(s.sys, c), 0);
-	}
-	check(r, "ipi_receive", s.ipis_received, r->stats[TLBGEN_STAT_IPI_RECEIVED]);
-	check(r, "tlb_gen reads", s.gen_reads, r->stats[TLBGEN_STAT_TLB_GEN_READ]);
-	check(r, "tlb_gen RMWs", s.gen_rmws, r->stats[TLBGEN_STAT_TLB_GEN_RMW]);
-	check(r, "partial flushes", s.flushes[TLBGEN_FLUSH_KIND_PARTIAL],
-	      r->stats[TLBGEN_STAT_PARTIAL_FLUSH]);
-	check(r, "switch_mm flushes", s.flushes[TLBGEN_FLUSH_KIND_SWITCH],
-	      r->stats[TLBGEN_STAT_SWITCH_MM_FLUSH]);
-	check(r, "kernel flushes", s.flushes[TLBGEN_FLUSH_KIND_KERNEL],
-	      r->stats[TLBGEN_STAT_KERNEL_FLUSH]);
-	check(r, "injected clock", jf, sim_jiffies(&s));
-	if (r->violations) {
-		fprintf(stderr, "self-check: %s: %ld oracle violations\n", profile, r->violations);
-		r->checks_failed++;
-	}
-	/* should_trim_cpumask() fires at most once per HZ per mm, by our clock. */
-	if (r->stats[TLBGEN_STAT_TRIM_CPUMASK] > NR_MMS * (jf / HZ + 1)) {
-		fprintf(stderr, "self-check: %" PRIu64 " trims in %" PRIu64 " jiffies\n",
-			r->stats[TLBGEN_STAT_TRIM_CPUMASK], jf);
-		r->checks_failed++;
-	}
+	sim_report(&s, r, profile);
 	err = 0;
 	for (unsigned int c = 0; c < NR_CPUS; c++)
 		tlbgen_tlbbatch__destroy(batch[c]);

@@ -99,6 +99,131 @@ static void system_free(struct tlbgen_system *sys)
 	free(sys);
 }
 
+/* The fields tlbgen_system__create() checks before it allocates anything. */
+static int check_system_opts(const struct tlbgen_system_opts *o)
+{
+	if (o->nr_cpus > TLBGEN_MAX_CPUS || (o->mode != TLBGEN_MODE_STEPPED &&
+					     o->mode != TLBGEN_MODE_THREADED &&
+					     o->mode != TLBGEN_MODE_VIRTUAL))
+		return -EINVAL;
+	if (o->machine && (o->mode != TLBGEN_MODE_VIRTUAL || tlbgen__machine_valid(o->machine)))
+		return -EINVAL;
+	if (o->flags & ~(TLBGEN_SYS_NO_ORACLE | TLBGEN_SYS_NO_STATS))
+		return -EINVAL;
+	if (o->clock && (!o->clock->hz || o->clock->hz > 100000))
+		return -EINVAL;
+	if (o->tlb_sets > (1U << 16) || o->tlb_ways > 64)
+		return -EINVAL;
+	if (o->runtime && TLBGEN_OPTS_VALID(o->runtime, tlbgen_runtime_opts, yields_before_sleep))
+		return -EINVAL;
+	return check_invlpgb_opts(o);
+}
+
+/* Virtual time: the machine model, and the TLB costs derived from it. */
+static void system_init_machine(struct tlbgen_system *sys, const struct tlbgen_system_opts *o)
+{
+	/* A caller's shorter struct keeps skylake-56's later fields. */
+	tlbgen_machine_lookup("skylake-56", &sys->machine);
+	if (o->machine)
+		TLBGEN_OPTS_COPY(&sys->machine, o->machine);
+	/* ... except its SMT: a model that does not say has one thread
+	 * per core, not skylake-56's two. */
+	if (o->machine && (o->machine->sz < offsetofend(struct tlbgen_machine, threads_per_core) ||
+			   !o->machine->threads_per_core))
+		sys->machine.threads_per_core = 1;
+	sys->machine.sz = sizeof(sys->machine);
+	/* The TLB costs the observers charge come from the machine. */
+	sys->cost_model.sz = sizeof(sys->cost_model);
+	sys->cost_model.inv_page_cycles = sys->machine.invlpg;
+	sys->cost_model.full_flush_cycles = sys->machine.cr3_write;
+	sys->cost_model.refill_cycles = sys->machine.refill;
+	sys->cost_model.mhz = sys->machine.mhz;
+	sys->cost_model.invlpgb_cycles = sys->machine.invlpgb;
+	/* The wait covers every CPU of the domain: the system's. */
+	sys->cost_model.tlbsync_cycles = sys->machine.tlbsync +
+					 sys->machine.tlbsync_per_cpu * o->nr_cpus;
+}
+
+/* Everything taken from the options that allocates nothing that can fail. */
+static void system_init_params(struct tlbgen_system *sys, const struct tlbgen_system_opts *o)
+{
+	sys->magic = TLBGEN_SYS_MAGIC;
+	sys->nr_cpus = o->nr_cpus;
+	sys->mode = o->mode;
+	sys->flags = o->flags;
+	sys->tlb_sets = o->tlb_sets ? o->tlb_sets : 64;
+	sys->tlb_ways = o->tlb_ways ? o->tlb_ways : 8;
+	sys->transport = o->mode == TLBGEN_MODE_STEPPED  ? &tlbgen__stepped_transport :
+			 o->mode == TLBGEN_MODE_THREADED ? &tlbgen__threaded_transport :
+							   &tlbgen__virtual_transport;
+	if (o->mode == TLBGEN_MODE_VIRTUAL)
+		system_init_machine(sys, o);
+	sys->mask_longs = TLBGEN_MASK_LONGS(o->nr_cpus);
+	sys->rng = o->seed ? o->seed : 0x9E3779B97F4A7C15ULL;
+	if (o->clock)
+		sys->clock = *o->clock;
+	else
+		sys->clock.hz = TLBGEN_DEFAULT_HZ;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &sys->clock_base);
+	if (o->runtime)
+		TLBGEN_OPTS_COPY(&sys->rt_opts, o->runtime);
+	pthread_mutex_init(&sys->lock, NULL);
+	tlbgen__line_ids_init(&sys->line_ids);
+	/* Threaded: first touches follow the real interleaving, so ordinals
+	 * would not repeat anyway, and their table would serialise every
+	 * traced access of every CPU thread. Stepped and virtual time run on
+	 * the one host thread: no lock. */
+	sys->line_ids.addresses = o->mode == TLBGEN_MODE_THREADED;
+	sys->line_ids.shared = o->mode == TLBGEN_MODE_THREADED;
+	tlbgen__arena_init(&sys->arena);
+}
+
+/* The per-system tables sized by nr_cpus; any failure is -ENOMEM. */
+static int system_alloc_tables(struct tlbgen_system *sys, unsigned int nr_cpus)
+{
+	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
+	/* Cacheline aligned: one initiator's records share no line with another's. */
+	sys->flush_recs = aligned_alloc(TLBGEN_CACHELINE, (size_t)nr_cpus *
+					TLBGEN_FLUSH_REC_PER_CPU * sizeof(*sys->flush_recs));
+	if (sys->flush_recs)
+		memset(sys->flush_recs, 0, (size_t)nr_cpus * TLBGEN_FLUSH_REC_PER_CPU *
+					   sizeof(*sys->flush_recs));
+	_Static_assert(TLBGEN_MAX_CPUS <= TLBGEN_RANKMAP_MAX_BITS, "ipi_pending holds every CPU");
+	sys->cpus = calloc(nr_cpus, sizeof(*sys->cpus));
+	if (!sys->all_cpus_mask || !sys->flush_recs || !sys->cpus ||
+	    tlbgen__rankmap_init(&sys->ipi_pending, nr_cpus))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		cpumask_set_cpu(i, sys->all_cpus_mask);
+	return 0;
+}
+
+/* init_mm, then every emulated CPU that starts out running it. */
+static int system_init_cpus(struct tlbgen_system *sys, unsigned int nr_cpus)
+{
+	/* init_mm: ctx_id 1, no user pages. */
+	int err = tlbgen__mm_alloc(sys, 0, &sys->init_mm);
+
+	if (err)
+		return err;
+	/*
+	 * Every struct tlbgen_cpu first, then the other blocks: a delivery
+	 * touches the target's struct, rarely its cfd masks or TLB, so the
+	 * structs sit back to back in the arena, each on its own lines.
+	 */
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		err = tlbgen__init_cpu(sys, i);
+		if (err)
+			return err;
+	}
+	for (unsigned int i = 0; i < nr_cpus; i++) {
+		err = tlbgen__init_cpu_blocks(sys, i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 				     struct tlbgen_system **out)
 {
@@ -111,21 +236,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	TLBGEN_OPTS_COPY(&o, opts);
 	if (!o.nr_cpus)
 		o.nr_cpus = 4;
-	if (o.nr_cpus > TLBGEN_MAX_CPUS || (o.mode != TLBGEN_MODE_STEPPED &&
-					    o.mode != TLBGEN_MODE_THREADED &&
-					    o.mode != TLBGEN_MODE_VIRTUAL))
-		return -EINVAL;
-	if (o.machine && (o.mode != TLBGEN_MODE_VIRTUAL || tlbgen__machine_valid(o.machine)))
-		return -EINVAL;
-	if (o.flags & ~(TLBGEN_SYS_NO_ORACLE | TLBGEN_SYS_NO_STATS))
-		return -EINVAL;
-	if (o.clock && (!o.clock->hz || o.clock->hz > 100000))
-		return -EINVAL;
-	if (o.tlb_sets > (1U << 16) || o.tlb_ways > 64)
-		return -EINVAL;
-	if (o.runtime && TLBGEN_OPTS_VALID(o.runtime, tlbgen_runtime_opts, yields_before_sleep))
-		return -EINVAL;
-	err = check_invlpgb_opts(&o);
+	err = check_system_opts(&o);
 	if (err)
 		return err;
 
@@ -137,90 +248,14 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 		free(sys);
 		return err;
 	}
-	sys->magic = TLBGEN_SYS_MAGIC;
-	sys->nr_cpus = o.nr_cpus;
-	sys->mode = o.mode;
-	sys->flags = o.flags;
-	sys->tlb_sets = o.tlb_sets ? o.tlb_sets : 64;
-	sys->tlb_ways = o.tlb_ways ? o.tlb_ways : 8;
-	sys->transport = o.mode == TLBGEN_MODE_STEPPED  ? &tlbgen__stepped_transport :
-			 o.mode == TLBGEN_MODE_THREADED ? &tlbgen__threaded_transport :
-							  &tlbgen__virtual_transport;
-	if (o.mode == TLBGEN_MODE_VIRTUAL) {
-		/* A caller's shorter struct keeps skylake-56's later fields. */
-		tlbgen_machine_lookup("skylake-56", &sys->machine);
-		if (o.machine)
-			TLBGEN_OPTS_COPY(&sys->machine, o.machine);
-		/* ... except its SMT: a model that does not say has one thread
-		 * per core, not skylake-56's two. */
-		if (o.machine && (o.machine->sz < offsetofend(struct tlbgen_machine, threads_per_core) ||
-				  !o.machine->threads_per_core))
-			sys->machine.threads_per_core = 1;
-		sys->machine.sz = sizeof(sys->machine);
-		/* The TLB costs the observers charge come from the machine. */
-		sys->cost_model.sz = sizeof(sys->cost_model);
-		sys->cost_model.inv_page_cycles = sys->machine.invlpg;
-		sys->cost_model.full_flush_cycles = sys->machine.cr3_write;
-		sys->cost_model.refill_cycles = sys->machine.refill;
-		sys->cost_model.mhz = sys->machine.mhz;
-		sys->cost_model.invlpgb_cycles = sys->machine.invlpgb;
-		/* The wait covers every CPU of the domain: the system's. */
-		sys->cost_model.tlbsync_cycles = sys->machine.tlbsync +
-						 sys->machine.tlbsync_per_cpu * o.nr_cpus;
-	}
-	sys->mask_longs = TLBGEN_MASK_LONGS(o.nr_cpus);
-	sys->rng = o.seed ? o.seed : 0x9E3779B97F4A7C15ULL;
-	if (o.clock)
-		sys->clock = *o.clock;
-	else
-		sys->clock.hz = TLBGEN_DEFAULT_HZ;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &sys->clock_base);
-	if (o.runtime)
-		TLBGEN_OPTS_COPY(&sys->rt_opts, o.runtime);
-	pthread_mutex_init(&sys->lock, NULL);
-	tlbgen__line_ids_init(&sys->line_ids);
-	/* Threaded: first touches follow the real interleaving, so ordinals
-	 * would not repeat anyway, and their table would serialise every
-	 * traced access of every CPU thread. Stepped and virtual time run on
-	 * the one host thread: no lock. */
-	sys->line_ids.addresses = o.mode == TLBGEN_MODE_THREADED;
-	sys->line_ids.shared = o.mode == TLBGEN_MODE_THREADED;
-	tlbgen__arena_init(&sys->arena);
+	system_init_params(sys, &o);
 
-	err = -ENOMEM;
-	sys->all_cpus_mask = calloc(sys->mask_longs, sizeof(*sys->all_cpus_mask));
-	/* Cacheline aligned: one initiator's records share no line with another's. */
-	sys->flush_recs = aligned_alloc(TLBGEN_CACHELINE, (size_t)o.nr_cpus *
-					TLBGEN_FLUSH_REC_PER_CPU * sizeof(*sys->flush_recs));
-	if (sys->flush_recs)
-		memset(sys->flush_recs, 0, (size_t)o.nr_cpus * TLBGEN_FLUSH_REC_PER_CPU *
-					   sizeof(*sys->flush_recs));
-	_Static_assert(TLBGEN_MAX_CPUS <= TLBGEN_RANKMAP_MAX_BITS, "ipi_pending holds every CPU");
-	sys->cpus = calloc(o.nr_cpus, sizeof(*sys->cpus));
-	if (!sys->all_cpus_mask || !sys->flush_recs || !sys->cpus ||
-	    tlbgen__rankmap_init(&sys->ipi_pending, o.nr_cpus))
-		goto fail;
-	for (unsigned int i = 0; i < o.nr_cpus; i++)
-		cpumask_set_cpu(i, sys->all_cpus_mask);
-	/* init_mm: ctx_id 1, no user pages. */
-	err = tlbgen__mm_alloc(sys, 0, &sys->init_mm);
+	err = system_alloc_tables(sys, o.nr_cpus);
 	if (err)
 		goto fail;
-	/*
-	 * Every struct tlbgen_cpu first, then the other blocks: a delivery
-	 * touches the target's struct, rarely its cfd masks or TLB, so the
-	 * structs sit back to back in the arena, each on its own lines.
-	 */
-	for (unsigned int i = 0; i < o.nr_cpus; i++) {
-		err = tlbgen__init_cpu(sys, i);
-		if (err)
-			goto fail;
-	}
-	for (unsigned int i = 0; i < o.nr_cpus; i++) {
-		err = tlbgen__init_cpu_blocks(sys, i);
-		if (err)
-			goto fail;
-	}
+	err = system_init_cpus(sys, o.nr_cpus);
+	if (err)
+		goto fail;
 	sys->invlpgb = o.invlpgb;
 	sys->no_pcid = o.no_pcid;
 	if (o.invlpgb) {
