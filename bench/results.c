@@ -82,20 +82,29 @@ static int make_default_dir(void)
 	int err;
 
 	utc_stamp(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
-	err = make_dir(results_root());
-	if (!err)
-		run.made_parent = true;
-	else if (err != -EEXIST)
-		goto fail;
-	for (unsigned int n = 1; n < 1000; n++) {
-		if (n == 1)
-			snprintf(run.dir, sizeof(run.dir), "%s/%s-%s", results_root(), run.workload,
-				 stamp);
-		else
-			snprintf(run.dir, sizeof(run.dir), "%s/%s-%s-%u", results_root(),
-				 run.workload, stamp, n);
-		err = make_dir(run.dir);
-		if (err != -EEXIST)
+	/*
+	 * Another run in the same directory that keeps nothing removes the
+	 * root it made (bench_results_end()) and may do so between our two
+	 * mkdir()s: the root is then made again, a few times at most.
+	 */
+	for (unsigned int tries = 0; tries < 8; tries++) {
+		err = make_dir(results_root());
+		if (!err)
+			run.made_parent = true;
+		else if (err != -EEXIST)
+			goto fail;
+		for (unsigned int n = 1; n < 1000; n++) {
+			if (n == 1)
+				snprintf(run.dir, sizeof(run.dir), "%s/%s-%s", results_root(),
+					 run.workload, stamp);
+			else
+				snprintf(run.dir, sizeof(run.dir), "%s/%s-%s-%u", results_root(),
+					 run.workload, stamp, n);
+			err = make_dir(run.dir);
+			if (err != -EEXIST)
+				break;
+		}
+		if (err != -ENOENT)
 			break;
 	}
 	if (!err) {
