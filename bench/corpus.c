@@ -138,11 +138,21 @@ static int check_machine(const struct where *w, struct corpus_row *r)
 	return 0;
 }
 
-static int check_policy(const struct where *w, const char *field, const char *spec)
+/*
+ * A policy spec: the same spec an earlier row gave is reused, so that a
+ * corpus registers each distinct spec as a profile once (the registry
+ * holds TLBGEN_MAX_USER_PROFILES).
+ */
+static int check_policy(const struct where *w, const char *field, const char *spec,
+			struct bench_policy *p, const struct corpus_row *prev, unsigned int nprev)
 {
-	struct bench_policy p;
-
-	if (bench_policy_parse(spec, &p))
+	for (unsigned int i = 0; i < nprev; i++)
+		for (unsigned int k = 0; k < 2; k++)
+			if (!strcmp(k ? prev[i].patch : prev[i].base, spec)) {
+				*p = prev[i].pol[k];
+				return 0;
+			}
+	if (bench_policy_parse(spec, p))
 		return bad(w, field, "not a profile or profile:choice=value spec (message above)");
 	return 0;
 }
@@ -196,7 +206,9 @@ static int get_entry(const struct where *w, json_t *row, struct corpus_row *r)
 	       get_num(w, row, "entry.change_pct", -100, 1e6, &r->entry_change_pct);
 }
 
-static int load_row(const struct where *w0, json_t *row, struct corpus_row *r)
+/* Row r from `row`; prev[0..nprev) are the rows already loaded. */
+static int load_row(const struct where *w0, json_t *row, struct corpus_row *r,
+		    const struct corpus_row *prev, unsigned int nprev)
 {
 	struct where w = *w0;
 	const char *unit;
@@ -239,8 +251,9 @@ arch_ok:
 		return bad(&w, "measured.unit", r->wl->kind == CORPUS_WIS
 			   ? "must be \"ops/s per task\" for a will-it-scale workload"
 			   : "must be \"pages/s\" for swap_bench");
-	return check_machine(&w, r) ?: check_policy(&w, "kernel.base", r->base) ?:
-	       check_policy(&w, "kernel.patch", r->patch);
+	return check_machine(&w, r) ?:
+	       check_policy(&w, "kernel.base", r->base, &r->pol[0], prev, nprev) ?:
+	       check_policy(&w, "kernel.patch", r->patch, &r->pol[1], prev, nprev);
 }
 
 /* Check the rows of c->doc into c->rows: 0, or -EINVAL (message printed). */
@@ -260,7 +273,7 @@ static int load_rows(const char *what, struct corpus *c)
 	for (unsigned int i = 0; i < c->nrows && !err; i++) {
 		struct where w = { .what = what, .i = i };
 
-		err = load_row(&w, json_array_get(rows, i), &c->rows[i]);
+		err = load_row(&w, json_array_get(rows, i), &c->rows[i], c->rows, i);
 		for (unsigned int j = 0; j < i && !err; j++)
 			if (!strcmp(c->rows[j].id, c->rows[i].id)) {
 				w.id = c->rows[i].id;

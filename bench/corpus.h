@@ -43,6 +43,7 @@ struct corpus_row {
 	bool processes;			/* shape "processes" (else "threads") */
 	unsigned int tasks;
 	const char *base, *patch;	/* policy specs (bench_policy_parse()) */
+	struct bench_policy pol[2];	/* base and patch, registered once at load */
 	bool per_vma_lock;		/* anonymous faults under the VMA's lock (v6.4+) */
 	const char *commit;		/* the change measured */
 	double base_rate;		/* measured, in wl->unit */
@@ -71,7 +72,7 @@ extern const struct corpus_workload corpus_workloads[];
  * Every row is checked before any is accepted: each field present and of
  * its type, the workload known, the model buildable and of the stated
  * topology and clock, the tasks within its CPUs, both policy specs valid
- * (which registers them as profiles), ids unique. Returns 0, or -EINVAL
+ * (registered as profiles once, into the row's pol[]), ids unique. Returns 0, or -EINVAL
  * after one line on stderr naming the row and the field; *c is then empty.
  */
 int corpus_load(const char *text, const char *what, struct corpus *c);

@@ -54,8 +54,8 @@ static int run_wis(struct bench_env *e, const struct corpus_row *r, const struct
 	struct bench_vrow row;
 	int err;
 
-	if (bench_policy_parse(r->base, &e->pol[0]) || bench_policy_parse(r->patch, &e->pol[1]))
-		return -EINVAL;
+	e->pol[0] = r->pol[0];
+	e->pol[1] = r->pol[1];
 	e->npol = 2;
 	err = bench_vrow_run(e, &spec, &row);
 	if (err)
@@ -71,21 +71,14 @@ static int run_wis(struct bench_env *e, const struct corpus_row *r, const struct
 /* swap_bench: one task reclaiming `pages` a round; pages/s of each kernel. */
 static int run_swap(const struct corpus_row *r, const struct tlbgen_machine *m, double rate[2])
 {
-	const char *spec[2] = { r->base, r->patch };
-
 	for (unsigned int k = 0; k < 2; k++) {
-		struct bench_policy p;
 		/* every round faults and pages out the same pages alike, so the time
 		 * per page does not depend on the count: 20 keeps a row short */
 		struct rc_cfg c = { .pages = r->pages, .rounds = 20, .machine = m,
-				    .invlpgb = r->invlpgb };
+				    .invlpgb = r->invlpgb, .profile = r->pol[k].name };
 		struct rc_counts n;
-		double ns;
+		double ns = rc_virtual(&c, RC_SLEEP, r->lazy, r->arch, true, &n);
 
-		if (bench_policy_parse(spec[k], &p))
-			return -EINVAL;
-		c.profile = p.name;
-		ns = rc_virtual(&c, RC_SLEEP, r->lazy, r->arch, true, &n);
 		if (ns <= 0 || n.err)
 			return -EIO;
 		if (n.violations)

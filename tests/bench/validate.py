@@ -101,6 +101,21 @@ bad(lambda r: r["measured"].update(change_pct="big"), [base["id"], "measured.cha
     "a change that is not a number")
 bad(lambda r: r.update(workload="kernbench"), [base["id"], "workload"], "an unknown workload")
 bad(lambda r: r.update(tasks=100000), [base["id"], "tasks"], "too many tasks")
+# Rows that share their kernels register each spec once: 40 rows of two
+# profile:choice specs each stay within the 64 user profiles a run has.
+two = next(r for r in rows if ":" in r["kernel"]["base"] and ":" in r["kernel"]["patch"])
+many = []
+for i in range(40):
+    r = copy.deepcopy(two)
+    r.pop("entry", None)
+    r["id"], r["tasks"] = "%s-copy%d" % (two["id"], i), 2
+    many.append(r)
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    json.dump({"rows": many}, f)
+run = Run(bench, ["validate", "--corpus", f.name, "--row", many[39]["id"], "--runs", "1"])
+os.unlink(f.name)
+check(run.rc == 0 and run.value("rows", workload="validate") == 1,
+      "40 rows of the same two specs load and run (rc %d, %r)" % (run.rc, run.err.strip()[-200:]))
 run = Run(bench, ["validate", "--corpus", "/nonexistent/corpus.json"])
 check(run.rc == 2 and "/nonexistent/corpus.json" in run.err and "line -1" not in run.err,
       "a missing corpus file is named, without a line number")
