@@ -129,12 +129,67 @@ static int cmp_class(const void *a, const void *b)
 	return x->steps > y->steps ? -1 : x->steps < y->steps ? 1 : strcmp(x->cls, y->cls);
 }
 
+/*
+ * The recorded decisions of a step (reason, pages, CPU: r*) against the
+ * model's (p*): the longest common subsequence, walked back to count each
+ * matched decision per CPU and reason. Returns how many matched.
+ */
+static int match_lists(struct replay_result *res, const uint8_t *rr, const long *rp,
+		       const uint16_t *rc, int nr, const uint8_t *pr, const long *pp,
+		       const uint16_t *pc, int np)
+{
+	uint8_t lcs[MAXL + 1][MAXL + 1];
+	int matched = 0;
+
+	for (int i = nr; i >= 0; i--)
+		for (int j = np; j >= 0; j--) {
+			if (i == nr || j == np)
+				lcs[i][j] = 0;
+			else if (rr[i] == pr[j] && rp[i] == pp[j] && rc[i] == pc[j])
+				lcs[i][j] = lcs[i + 1][j + 1] + 1;
+			else
+				lcs[i][j] = lcs[i + 1][j] > lcs[i][j + 1] ? lcs[i + 1][j] :
+									    lcs[i][j + 1];
+		}
+	for (int i = 0, j = 0; i < nr && j < np;) {
+		if (rr[i] == pr[j] && rp[i] == pp[j] && rc[i] == pc[j]) {
+			res->per_cpu[rc[i] * REPLAY_REASONS + rr[i]].matched++;
+			matched++;
+			i++;
+			j++;
+		} else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	return matched;
+}
+
+/* Per reason over every CPU, and the agreement: matched over the union. */
+static void sum_totals(struct replay_result *res, unsigned int n)
+{
+	uint64_t num = 0, den = 0;
+
+	for (unsigned int r = 0; r < REPLAY_REASONS; r++) {
+		for (unsigned int c = 0; c < n; c++) {
+			const struct replay_counts *x = &res->per_cpu[c * REPLAY_REASONS + r];
+
+			res->total[r].recorded += x->recorded;
+			res->total[r].replayed += x->replayed;
+			res->total[r].matched += x->matched;
+		}
+		num += res->total[r].matched;
+		den += res->total[r].recorded + res->total[r].replayed - res->total[r].matched;
+	}
+	res->agreement = den ? (double)num / (double)den : 1.0;
+}
+
 int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		  const struct replay_opts *o, struct replay_result *res)
 {
 	unsigned int n = t->info.nr_cpus;
 	size_t p = 0, ccap = 0, mcap = 0, keep = o->why_max ? o->why_max : 1000;
-	uint64_t num = 0, den = 0;
 
 	res->per_cpu = calloc((size_t)n * REPLAY_REASONS, sizeof(*res->per_cpu));
 	if (!res->per_cpu)
@@ -146,8 +201,7 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		uint8_t rr[MAXL], pr[MAXL];
 		long rp[MAXL], pp[MAXL];
 		uint16_t rc[MAXL], pc[MAXL];
-		uint8_t lcs[MAXL + 1][MAXL + 1];
-		int nr = 0, np = 0, matched = 0;
+		int nr = 0, np = 0, matched;
 
 		for (uint32_t d = s->dec_first; d != REPLAY_NONE; d = t->dec[d].next) {
 			const struct rdec *x = &t->dec[d];
@@ -177,29 +231,7 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		}
 		if (!nr && !np)
 			continue;
-		/* Longest common subsequence, then walk it back to count per CPU and reason. */
-		for (int i = nr; i >= 0; i--)
-			for (int j = np; j >= 0; j--) {
-				if (i == nr || j == np)
-					lcs[i][j] = 0;
-				else if (rr[i] == pr[j] && rp[i] == pp[j] && rc[i] == pc[j])
-					lcs[i][j] = lcs[i + 1][j + 1] + 1;
-				else
-					lcs[i][j] = lcs[i + 1][j] > lcs[i][j + 1] ? lcs[i + 1][j] :
-										    lcs[i][j + 1];
-			}
-		for (int i = 0, j = 0; i < nr && j < np;) {
-			if (rr[i] == pr[j] && rp[i] == pp[j] && rc[i] == pc[j]) {
-				res->per_cpu[rc[i] * REPLAY_REASONS + rr[i]].matched++;
-				matched++;
-				i++;
-				j++;
-			} else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-				i++;
-			} else {
-				j++;
-			}
-		}
+		matched = match_lists(res, rr, rp, rc, nr, pr, pp, pc, np);
 		if (matched == nr && matched == np)
 			continue;
 		res->mismatch_steps++;
@@ -236,18 +268,7 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 			around(t, s, m->around, sizeof(m->around));
 		}
 	}
-	for (unsigned int r = 0; r < REPLAY_REASONS; r++) {
-		for (unsigned int c = 0; c < n; c++) {
-			const struct replay_counts *x = &res->per_cpu[c * REPLAY_REASONS + r];
-
-			res->total[r].recorded += x->recorded;
-			res->total[r].replayed += x->replayed;
-			res->total[r].matched += x->matched;
-		}
-		num += res->total[r].matched;
-		den += res->total[r].recorded + res->total[r].replayed - res->total[r].matched;
-	}
-	res->agreement = den ? (double)num / (double)den : 1.0;
+	sum_totals(res, n);
 	if (res->nr_classes)
 		qsort(res->classes, res->nr_classes, sizeof(*res->classes), cmp_class);
 	return 0;
