@@ -123,9 +123,9 @@ static const struct tlbgen_machine_range unmatched[] = {
 	R(cr3_write, 10, 500, EST),
 	R(refill, 20, 200, EST),
 	R(syscall, 300, 1200, EST),
-	R(page_fault, 24000, 180000, EST),	/* 20..150 us */
+	R(page_fault, 1800, 6600, EST),	/* 1.5..5.5 us: the split of 6.9 */
 	R(ptl, 10, 50, EST),
-	R(zap, 12000, 120000, EST),		/* 10..100 us */
+	R(zap, 1800, 6600, EST),		/* 1.5..5.5 us: the split of 6.9 */
 	R(user_work, 5, 20, EST),
 	R(spin, 10, 100, EST),
 	R(fill_hold, 0, 80, EST),
