@@ -47,7 +47,6 @@ struct bench_vspec {
 	unsigned int threads;
 	bool processes;
 	bool invlpgb, no_pcid;
-	bool per_vma_lock;		/* anonymous faults under the VMA's lock (v6.4+) */
 	double warm_ms, ms;
 	uint64_t seed;
 };

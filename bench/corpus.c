@@ -174,8 +174,9 @@ static int get_workload(const struct where *w, json_t *row, struct corpus_row *r
 	if (strcmp(shape, "threads") && strcmp(shape, "processes"))
 		return bad(w, "shape", "neither threads nor processes");
 	r->processes = !strcmp(shape, "processes");
-	if (r->wl->kind == CORPUS_WIS)
-		err = get_bool(w, row, "kernel.per_vma_lock", &r->per_vma_lock);
+	if (member(row, "kernel.per_vma_lock"))
+		return bad(w, "kernel.per_vma_lock", "no longer read: which faults take only the "
+			   "VMA's lock is the profile's vma_lock_fault choice");
 	if (r->wl->kind == CORPUS_SWAP) {
 		err = get_uint(w, row, "pages", 1, 4096, &r->pages) ?:
 		      get_uint(w, row, "lazy", 0, 255, &r->lazy);

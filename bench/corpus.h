@@ -44,7 +44,6 @@ struct corpus_row {
 	unsigned int tasks;
 	const char *base, *patch;	/* policy specs (bench_policy_parse()) */
 	struct bench_policy pol[2];	/* base and patch, registered once at load */
-	bool per_vma_lock;		/* anonymous faults under the VMA's lock (v6.4+) */
 	const char *commit;		/* the change measured */
 	double base_rate;		/* measured, in wl->unit */
 	double change_pct;		/* measured */

@@ -179,7 +179,7 @@ int bench_vcell_run(const struct bench_vspec *s, struct bench_vcell *out)
 	TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .profile = s->profile,
 		    .seed = s->seed, .machine = m, .nr_cpus = bench_machine_cpus(m),
 		    .invlpgb = s->invlpgb, .no_pcid = s->no_pcid);
-	TLBGEN_OPTS(tlbgen_wl_opts, wo, .per_vma_lock = s->per_vma_lock);
+	TLBGEN_OPTS(tlbgen_wl_opts, wo);
 	struct tlbgen_trace_ops hooks = { .sz = sizeof(hooks), .ipi_send = on_ipi_send };
 	uint64_t warm = (uint64_t)(s->warm_ms * m->mhz * 1000);
 	uint64_t until = warm + (uint64_t)(s->ms * m->mhz * 1000);

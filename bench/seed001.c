@@ -157,10 +157,7 @@ static int seed001_run(struct bench_env *e)
 				  .title = "seed 001: will-it-scale tlb_flush2_threads",
 				  .label = pol_short };
 	struct bench_vspec spec = { .ops = &bench_tlb_flush2_ops, .m = &e->machine,
-				    .invlpgb = e->invlpgb, .no_pcid = e->no_pcid,
-				    /* the report's v6.13 base: anonymous faults take the
-				     * VMA's lock, not mmap_lock (lock_vma_under_rcu()) */
-				    .per_vma_lock = true };
+				    .invlpgb = e->invlpgb, .no_pcid = e->no_pcid };
 	unsigned int ncpu, modes = bench_modes(e);
 	double t0 = bench_now_ns() / 1e9, points = 0;
 	int ret = 0;

@@ -48,7 +48,7 @@ static int run_wis(struct bench_env *e, const struct corpus_row *r, const struct
 		   double rate[2], double *se)
 {
 	struct bench_vspec spec = { .ops = r->wl->ops, .m = m, .threads = r->tasks,
-				    .processes = r->processes, .per_vma_lock = r->per_vma_lock,
+				    .processes = r->processes,
 				    .invlpgb = r->invlpgb,
 				    .warm_ms = e->warmup_ms, .ms = e->ms };
 	struct bench_vrow row;

@@ -79,8 +79,8 @@ struct tlbgen_wl_opts {
 	/* fault_around_bytes in pages: a power of two, 1..512; 0 = 16
 	 * (64 KiB, the kernel's default). */
 	unsigned int fault_around_pages;
-	/* Per-VMA locks (lock_vma_under_rcu(), v6.4+ for anonymous faults):
-	 * an anonymous fault takes no mmap_lock. */
+	/* Must be false: which faults take only the VMA's lock, not mmap_lock,
+	 * is the profile's vma_lock_fault choice. */
 	bool per_vma_lock;
 };
 
@@ -89,7 +89,7 @@ struct tlbgen_wl_opts {
  * and idle-state bookkeeping, and the costs of its kernel work. One per
  * system (more are allowed; each keeps its own counters).
  * Errors: -EINVAL (NULL, bad sz, fault_around_pages not a power of two in
- * range, kwork invalid), -ENOMEM. Thread-safe.
+ * range, kwork invalid, per_vma_lock set), -ENOMEM. Thread-safe.
  */
 TLBGEN_API int tlbgen_wl__create(struct tlbgen_system *sys, const struct tlbgen_wl_opts *opts,
 				 struct tlbgen_wl **out);
@@ -101,9 +101,10 @@ TLBGEN_API void tlbgen_wl__destroy(struct tlbgen_wl *wl);
 
 /*
  * tlbgen_wl__fault - a user access by `cpu` to `addr` of `mm` that faults,
- * and its retry: the arch handler takes mmap_lock for read (or, for an
- * anonymous VMA with per_vma_lock, only the VMA's lock), the fault's kernel
- * work, then by the PTE and `map`:
+ * and its retry: the arch handler takes mmap_lock for read (or only the
+ * VMA's lock, where the profile's vma_lock_fault covers the fault: none;
+ * anon, anonymous VMAs; anon-shared, also a FILE|SHARED write to a none
+ * PTE; all, every fault), the fault's kernel work, then by the PTE and `map`:
  *   none, read, FILE      do_read_fault(): do_fault_around() maps the none
  *                         PTEs of the aligned fault_around block read-only;
  *   none, read, anon      the zero page, read-only;

@@ -130,6 +130,20 @@ static const struct tlbgen_choice_value skip_tried_v[] = {
 /* munmap() held mmap_lock for write across the zap until v4.20. */
 static const struct tlbgen_choice_value munmap_lock_v[] = {
 	V("write", 0, "-", "<= v4.19"), V("downgrade", 1, "dd2283f2605e", "v4.20"), END };
+/*
+ * Per-VMA locks: the arch fault handler tries lock_vma_under_rcu() first
+ * (x86 0bff0aaea03e, arm64 cd7f176aea5f, powerpc 70d4cbc80c88, v6.4), for
+ * anonymous VMAs only. Matthew Wilcox's v6.7 series
+ * (<20231006195318.4087158-1-willy@infradead.org>) let file faults finish
+ * under it where ->map_pages exists, shared faults first (4ed4379881aa);
+ * before each step such a fault returned VM_FAULT_RETRY and was redone
+ * under mmap_lock.
+ */
+static const struct tlbgen_choice_value vma_lock_fault_v[] = {
+	V("none", VMA_LOCK_FAULT_NONE, "-", "<= v6.3"),
+	V("anon", VMA_LOCK_FAULT_ANON, "0bff0aaea03e", "v6.4"),
+	V("anon-shared", VMA_LOCK_FAULT_ANON_SHARED, "4ed4379881aa", "never released (mm-unstable)"),
+	V("all", VMA_LOCK_FAULT_ALL, "12214eba1992", "v6.7"), END };
 static const struct tlbgen_choice_value dirty_retry_v[] = {
 	V("off", 0, OLD), V("on", 1, "89b15332af7c", "v5.9"), END };
 
@@ -253,6 +267,9 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	B("munmap_lock", munmap_downgrade, munmap_lock_v, "all", "munmap() holds mmap_lock for "
 	  "write across the zap and its flush, or downgrades it to read once the VMAs are "
 	  "detached, so that faults and madvise() run beside the zap (dd2283f2605e)"),
+	E("vma_lock_fault", vma_lock_fault, vma_lock_fault_v, "all", "which user faults take "
+	  "only the VMA's lock, not mmap_lock: none; anonymous VMAs (per-VMA locks); and shared "
+	  "file faults (4ed4379881aa); every fault of a VMA with ->map_pages (v6.7)"),
 	E("fault_arch", fault_arch, fault_arch_v, "all", "whose ptep_set_access_flags() and "
 	  "flush_tlb_fix_spurious_fault() run: x86 (no flush of a changed PTE; hook noop), arm64 "
 	  "(flush_tlb_page() of a changed write PTE; arm64_fault_flush sets the hook; before "

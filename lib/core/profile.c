@@ -26,7 +26,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,"
-	  "munmap_lock=downgrade,"
+	  "munmap_lock=downgrade,vma_lock_fault=none,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
@@ -41,14 +41,16 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded", NULL },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded", NULL },
 	/* 4d4b6d66db63 (the pte_accessible() filter), 5c3124975e15 (the wait mask). */
-	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called", NULL },
+	/* 0bff0aaea03e: anonymous faults under the VMA's lock. */
+	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called,vma_lock_fault=anon", NULL },
 	/* 43b3dfdd0455: arm64 batches, with db6c1f6f236d's dsb-only batched_pending. */
 	{ "v6.6", "v6.4", "arm64_batched_unmap=on", NULL },
 	/*
 	 * 9d4e8d5fa7db: riscv flushes a range page by page up to 64 entries;
 	 * before it, anything over one stride was a full flush (threshold 1).
+	 * File faults under the VMA's lock (4ed4379881aa and its series).
 	 */
-	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64", NULL },
+	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64,vma_lock_fault=all", NULL },
 	/* 54d7431af73e: riscv batches. */
 	{ "v6.8", "v6.7", "riscv_batched_unmap=on", NULL },
 	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */

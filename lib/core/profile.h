@@ -73,6 +73,12 @@ enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hoo
 	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
 	FAULT_ARCH_GENERIC,	/* mm/pgtable-generic.c: the hook after every change too */
 };
+enum tlbgen_vma_lock_fault {	/* which user faults run under the VMA's lock alone */
+	VMA_LOCK_FAULT_NONE = 0,	/* every fault takes mmap_lock for read */
+	VMA_LOCK_FAULT_ANON,		/* 0bff0aaea03e: anonymous VMAs (lock_vma_under_rcu()) */
+	VMA_LOCK_FAULT_ANON_SHARED,	/* 4ed4379881aa: and shared file faults (do_shared_fault()) */
+	VMA_LOCK_FAULT_ALL,		/* v6.7: and file read, COW and write-protect faults */
+};
 enum tlbgen_ipi_cond_eval {	/* when native_flush_tlb_multi() evaluates the IPI condition */
 	IPI_COND_AT_ENQUEUE = 0,	/* on_each_cpu_cond_mask(): per target, as it is queued */
 	IPI_COND_PRE_PASS,		/* 6035152d8eeb: all targets first, into a mask */
@@ -146,6 +152,7 @@ struct tlbgen_profile {
 	enum tlbgen_fault_arch fault_arch;
 	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
+	enum tlbgen_vma_lock_fault vma_lock_fault;
 };
 
 /* Resolve a built-in or registered profile by name (prints the valid ones). */

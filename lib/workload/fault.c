@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/workload/fault.c - a user page fault, from the arch handler to the
- * retried access: do_user_addr_fault() takes mmap_lock (or, for an
- * anonymous VMA under per-VMA locking, lock_vma_under_rcu(), v6.4), and
+ * retried access: do_user_addr_fault() takes mmap_lock (or, where the
+ * profile's vma_lock_fault lets this kind of fault finish under it, only
+ * the VMA's lock: lock_vma_under_rcu(), 0bff0aaea03e), and
  * handle_mm_fault() maps the page as mm/memory.c does for the VMA's kind:
  * do_read_fault() with do_fault_around(), do_anonymous_page(), and
  * do_wp_page() -> wp_page_copy(), whose ptep_clear_flush() is the flush
@@ -73,6 +74,28 @@ static int handle_fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 	return wp_page_copy(wl, cpu, mm, addr);
 }
 
+/*
+ * Whether the fault finishes under the VMA's lock alone. Where it may not,
+ * the kernel returns VM_FAULT_RETRY from under the VMA lock and redoes the
+ * fault under mmap_lock; the VMA lock of a VMA no other CPU touches costs
+ * the model nothing, so only mmap_lock is charged.
+ */
+static bool fault_vma_locked(struct tlbgen_wl *wl, struct tlbgen_mm *mm, unsigned long addr,
+			     unsigned int map, bool write)
+{
+	enum tlbgen_vma_lock_fault v = wl->sys->profile.vma_lock_fault;
+	int pte;
+
+	if (v == VMA_LOCK_FAULT_NONE)
+		return false;
+	if (!(map & TLBGEN_MAP_FILE) || v == VMA_LOCK_FAULT_ALL)
+		return true;
+	/* 4ed4379881aa: do_shared_fault(), a write to a none PTE of a shared file */
+	pte = tlbgen_pte__flags(mm, addr);
+	return v == VMA_LOCK_FAULT_ANON_SHARED && (map & TLBGEN_MAP_SHARED) && write && pte >= 0 &&
+	       (pte & TLBGEN_PTEF_NONE);
+}
+
 TLBGEN_API int tlbgen_wl__fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
 				unsigned long addr, unsigned int map, unsigned int flags)
 {
@@ -85,7 +108,7 @@ TLBGEN_API int tlbgen_wl__fault(struct tlbgen_wl *wl, unsigned int cpu, struct t
 	if ((map & ~(TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED)) || map == TLBGEN_MAP_SHARED ||
 	    (flags & ~TLBGEN_WL_FAULT_WRITE))
 		return -EINVAL;
-	vma_lock = wl->o.per_vma_lock && !(map & TLBGEN_MAP_FILE);
+	vma_lock = fault_vma_locked(wl, mm, addr, map, flags & TLBGEN_WL_FAULT_WRITE);
 	tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_FAULTS, 1);
 	if (!vma_lock)
 		err = tlbgen__wl_down_read(wl, cpu, mm);

@@ -44,6 +44,11 @@ TLBGEN_API int tlbgen_wl__create(struct tlbgen_system *sys, const struct tlbgen_
 	    TLBGEN_OPTS_VALID(opts, tlbgen_wl_opts, per_vma_lock))
 		return -EINVAL;
 	TLBGEN_OPTS_COPY(&o, opts);
+	if (o.per_vma_lock) {
+		tlbgen__pr(TLBGEN_WARN, "tlbgen: workload opts: per_vma_lock is no longer read; "
+			   "set the profile's vma_lock_fault choice instead\n");
+		return -EINVAL;
+	}
 	if (!o.fault_around_pages)
 		o.fault_around_pages = 16;
 	if (o.fault_around_pages > 512 || (o.fault_around_pages & (o.fault_around_pages - 1))) {

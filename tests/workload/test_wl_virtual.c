@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The workload layer in virtual time: mmap_lock's sleepers and their idle
- * states, what a kernel word's line costs, and munmap()'s downgrade.
+ * states, what a kernel word's line costs, munmap()'s downgrade, and which
+ * faults wait for mmap_lock.
  */
 #include "tlbgen-test.h"
 
@@ -237,12 +238,98 @@ static void test_munmap_downgrades(void **state)
 	teardown(&r);
 }
 
+/*
+ * A fault while another CPU holds mmap_lock for write: it waits out the
+ * holder unless the profile's vma_lock_fault lets it finish under the VMA's
+ * lock alone (0bff0aaea03e anonymous; 4ed4379881aa shared file writes;
+ * v6.7 every fault).
+ */
+struct fault_case {
+	const char *choice;
+	unsigned int map, flags;
+	bool waits;
+};
+
+static const struct fault_case *fault_case;
+
+static int faulter(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	if (!err)	/* a new mm's PTEs are present: make page 0 never-faulted */
+		err = tlbgen_pte_set(sys, cpu, r->mm, 0, TLBGEN_PTEF_NONE);
+	if (!err)
+		err = tlbgen_vtime__spend(sys, cpu, 1000);	/* the writer goes first */
+	if (!err)
+		err = tlbgen_wl__fault(r->wl, cpu, r->mm, 0, fault_case->map, fault_case->flags);
+	return err ? err : tlbgen_vtime__now(sys, cpu, &r->acquired_at);
+}
+
+static void test_vma_lock_fault(void **state)
+{
+	static const struct fault_case cases[] = {
+		{ "vma_lock_fault=none", TLBGEN_MAP_ANON, TLBGEN_WL_FAULT_WRITE, true },
+		{ "vma_lock_fault=anon", TLBGEN_MAP_ANON, TLBGEN_WL_FAULT_WRITE, false },
+		{ "vma_lock_fault=anon", TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED,
+		  TLBGEN_WL_FAULT_WRITE, true },
+		{ "vma_lock_fault=anon-shared", TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED,
+		  TLBGEN_WL_FAULT_WRITE, false },
+		{ "vma_lock_fault=anon-shared", TLBGEN_MAP_FILE, 0, true },
+		{ "vma_lock_fault=anon-shared", TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED, 0, true },
+		{ "vma_lock_fault=all", TLBGEN_MAP_FILE, 0, false },
+		{ "vma_lock_fault=all", TLBGEN_MAP_FILE, TLBGEN_WL_FAULT_WRITE, false },
+	};
+	uint64_t w[TLBGEN_WL_STAT_NR];
+	struct vrun r;
+	int ret;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fault_case = &cases[i];
+		setup(&r, 2, "skylake-56");
+		assert_int_equal(tlbgen_system__set_choices(r.sys, fault_case->choice), 0);
+		assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, writer, &r), 0);
+		assert_int_equal(tlbgen_cpu__spawn(r.sys, 1, faulter, &r), 0);
+		assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+		for (unsigned int c = 0; c < 2; c++) {
+			assert_int_equal(tlbgen_cpu__join(r.sys, c, &ret), 0);
+			assert_int_equal(ret, 0);
+		}
+		assert_int_equal(tlbgen_wl__stats(r.wl, 1, w, TLBGEN_WL_STAT_NR),
+				 TLBGEN_WL_STAT_NR);
+		assert_int_equal(w[TLBGEN_WL_STAT_FAULTS], 1);
+		assert_int_equal(w[TLBGEN_WL_STAT_MMAP_LOCK_WAITS], cases[i].waits);
+		if (cases[i].waits)
+			assert_true(r.acquired_at > HOLD);
+		else
+			assert_true(r.acquired_at < HOLD);
+		teardown(&r);
+	}
+}
+
+/* The workload's old per_vma_lock switch is refused, not ignored. */
+static void test_per_vma_lock_refused(void **state)
+{
+	TLBGEN_OPTS(tlbgen_wl_opts, wo, .per_vma_lock = true);
+	struct tlbgen_wl *wl = NULL;
+	struct vrun r;
+
+	(void)state;
+	setup(&r, 2, "skylake-56");
+	assert_int_equal(tlbgen_wl__create(r.sys, &wo, &wl), -EINVAL);
+	assert_null(wl);
+	teardown(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reader_sleeps),
 		cmocka_unit_test(test_count_line_cost),
 		cmocka_unit_test(test_munmap_downgrades),
+		cmocka_unit_test(test_vma_lock_fault),
+		cmocka_unit_test(test_per_vma_lock_refused),
 	};
 
 	return cmocka_run_group_tests_name("workload-virtual", tests, NULL, NULL);
