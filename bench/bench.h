@@ -46,6 +46,7 @@
 #define BENCH_O_JSON		(1U << 7)	/* --json */
 #define BENCH_O_JOBS		(1U << 8)	/* -j, --jobs */
 #define BENCH_O_QUIET		(1U << 9)	/* -q, --quiet */
+#define BENCH_O_CALIBRATE	(1U << 10)	/* --calibrate (virtual will-it-scale) */
 #define BENCH_O_WORKLOAD	(BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_MACHINE | \
 				 BENCH_O_THREADS | BENCH_O_SEED | BENCH_O_RUNS | BENCH_O_TIME | \
 				 BENCH_O_JSON | BENCH_O_JOBS | BENCH_O_QUIET)
@@ -110,6 +111,7 @@ struct bench_env {
 	bool warmup_given;
 	uint64_t ops;			/* stepped: ops per cell */
 	const char *json;		/* --json FILE or "-" */
+	const char *calibrate_path;	/* --calibrate FILE: a measured base rate */
 	unsigned int jobs;		/* -j: cells run at once */
 	bool quiet;
 	unsigned int given;		/* BENCH_O_* bits given on the command line */

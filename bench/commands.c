@@ -19,7 +19,8 @@ extern const struct bench bench_transport, bench_scale, bench_soak, bench_versio
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
-		.name = #n, .summary = what, .shared = BENCH_O_WORKLOAD,	\
+		.name = #n, .summary = what,					\
+		.shared = BENCH_O_WORKLOAD | BENCH_O_CALIBRATE,			\
 		.modes = BENCH_M_ALL, .default_modes = BENCH_M_THREADS,		\
 		.ops = &bench_##n##_ops,					\
 		.help = "will-it-scale's " #n " (bench/wl-wis.c): one op is one iteration\n" \

@@ -234,6 +234,12 @@ const struct bench_opt bench_shared_opts[] = {
 	       .dst = &env.jobs, .min = 1, .max = 1024,
 	       .help = "stepped and virtual cells run at once (default: online CPUs);\n"
 		       "the results do not depend on it"),
+	SHARED(BENCH_O_CALIBRATE, .name = "calibrate", .arg = "FILE", .type = BOPT_STR,
+	       .dst = &env.calibrate_path,
+	       .help = "virtual: your box's measured rate under the first policy\n"
+		       "(JSON: workload, machine, shape, tasks, per_task_ops); the\n"
+		       "model fixes one per-op term on it and predicts the other\n"
+		       "policies' change under both its bounds (docs/validation.md)"),
 	SHARED(BENCH_O_QUIET, .name = "quiet", .key = 'q', .type = BOPT_FLAG, .dst = &env.quiet,
 	       .help = "less output (no per-sample lines)"),
 	{ .name = "help", .key = 'h', .type = BOPT_FLAG, .help = "this text" },

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "calibrate-file.h"
+#include "calibrate.h"
 #include "cell.h"
 #include "common.h"
 #include "env.h"
@@ -196,6 +198,63 @@ static void print_row(const struct bench_env *e, const struct bench_vtable *t,
 }
 
 /*
+ * --calibrate: the user's base rate fixes one per-op term w on the row of
+ * their task count, and every other policy's change is predicted again
+ * under w's two bounds (bench/calibrate.c); recorded, then printed from
+ * what was recorded.
+ */
+static void calibrate_row(const struct bench_env *e, const struct bench_vtable *t,
+			  const struct bench_vrow *r)
+{
+	const struct bench_cal_file *f = t->cal;
+	double n = r->threads;
+
+	for (unsigned int k = 1; k < e->npol; k++) {
+		json_t *pa = params(e, t, r, k);
+		struct bench_cal c;
+
+		bench_calibrate(n, r->c[0].ops_per_s / n, r->c[k].ops_per_s / n, f->per_task_ops,
+				&c);
+		bench_metric("measured_base_per_task_ops", "ops/s per task (--calibrate)", NULL, pa,
+			     f->per_task_ops);
+		bench_metric("calibrated_work_ns", "ns/op", NULL, pa, c.work_ns);
+		bench_metric("calibrated_serial_work_ns", "ns/op", NULL, pa, c.serial_work_ns);
+		bench_metric("calibrated_change_parallel_pct", "% of the measured base rate", NULL,
+			     pa, c.change_parallel_pct);
+		bench_metric("calibrated_change_serial_pct", "% of the measured base rate", NULL,
+			     pa, c.change_serial_pct);
+		json_decref(pa);
+	}
+}
+
+static void print_calibrated(const struct bench_env *e, const struct bench_vtable *t,
+			     const struct bench_vrow *r)
+{
+	printf("# calibrated on %.0f ops/s per task at %u %s (--calibrate): one per-op term w\n"
+	       "# for the work the model does not see, run beside each task (parallel) or\n"
+	       "# holding one resource all share (serial); the changes against %s:\n",
+	       t->cal->per_task_ops, r->threads, r->processes ? "processes" : "threads",
+	       col(e, t, 0));
+	printf("# %-*s %12s %12s %14s %14s\n", width(e, t, 1), "policy", "model change",
+	       "w (ns/op)", "w parallel", "w serial");
+	for (unsigned int k = 1; k < e->npol; k++) {
+		json_t *pa = params(e, t, r, k);
+
+		double cp = get("calibrated_change_parallel_pct", pa);
+		double cs = get("calibrated_change_serial_pct", pa);
+
+		/* w below -T: this policy's calibrated rate has no bound (unrecorded) */
+		printf("# %-*s %+11.1f%% %12.0f", width(e, t, 1), col(e, t, k),
+		       get("change_pct", pa), get("calibrated_work_ns", pa));
+		if (isnan(cp) || isnan(cs))
+			printf(" %14s %14s\n", "unbounded", "unbounded");
+		else
+			printf(" %+13.1f%% %+13.1f%%\n", cp, cs);
+		json_decref(pa);
+	}
+}
+
+/*
  * The sweep's plot, from results.json: ops/s of virtual time per policy
  * (and the seed's table, for a preset), and the change against the first
  * policy, bars from the lowest to the highest seed's.
@@ -282,6 +341,8 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 			break;
 		}
 		bench_vtable_record(e, t, &rows[i]);
+		if (t->cal && rows[i].threads == t->cal->tasks && processes == t->cal->processes)
+			calibrate_row(e, t, &rows[i]);
 		print_row(e, t, &rows[i]);
 		for (unsigned int k = 0; k < e->npol; k++)
 			points += rows[i].c[k].points;
@@ -289,6 +350,9 @@ int bench_vtable_run(struct bench_env *e, const struct bench_vtable *t, bool pro
 			bench_vtable_tail(e, t, &rows[i]);
 		fflush(stdout);
 	}
+	for (unsigned int i = 0; !err && t->cal && i < e->nthreads; i++)
+		if (rows[i].threads == t->cal->tasks && processes == t->cal->processes)
+			print_calibrated(e, t, &rows[i]);
 	if (!err) {
 		bench_vtable_spread(e, t, processes);
 		if (t->interval_runs)

@@ -9,6 +9,8 @@
 
 #include "cell.h"
 
+struct bench_cal_file;
+
 struct bench_vtable {
 	const char *workload;		/* the command (results' "workload" param) */
 	const struct bench_ops *ops;
@@ -28,6 +30,8 @@ struct bench_vtable {
 	/* arm64: the machine's invlpgb and tlbsync figures cost its TLBI ...IS and
 	 * DSB ISH, so --interval varies them without --invlpgb. */
 	bool broadcast_tlbi;
+	/* --calibrate: the user's measured base rate (NULL: none). */
+	const struct bench_cal_file *cal;
 };
 
 

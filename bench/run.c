@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "env.h"
+#include "calibrate-file.h"
 #include "report-stepped.h"
 #include "report-virtual.h"
 #include "report.h"
@@ -88,6 +89,7 @@ int bench_run_ops(struct bench_env *e)
 	static const char *const defs[] = { "v5.17", "v6.0", NULL };
 	const struct bench *cmd = e->cmd;
 	unsigned int modes = bench_modes(e), shapes = e->shapes ? e->shapes : BENCH_M_THREADS;
+	struct bench_cal_file cal;
 	int ret = 0;
 
 	if (!modes || bench_env_policies(e, defs))
@@ -97,6 +99,11 @@ int bench_run_ops(struct bench_env *e)
 	if ((e->given & BENCH_O_MACHINE) && !(modes & (BENCH_M_VIRTUAL | BENCH_M_THREADED))) {
 		fprintf(stderr, "tlbgen-bench %s: --machine has no meaning in stepped mode "
 			"(counts only)\n", cmd->name);
+		return 2;
+	}
+	if ((e->given & BENCH_O_CALIBRATE) && modes != BENCH_M_VIRTUAL) {
+		fprintf(stderr, "tlbgen-bench %s: --calibrate calibrates the virtual-time model: "
+			"give --mode virtual alone\n", cmd->name);
 		return 2;
 	}
 	for (size_t i = 0; i < 4; i++) {
@@ -113,11 +120,16 @@ int bench_run_ops(struct bench_env *e)
 		     bench_check_threads(e)))
 			return 2;
 		default_threads(e, m);
+		if (m == BENCH_M_VIRTUAL && (e->given & BENCH_O_CALIBRATE) &&
+		    bench_cal_file_load(e, cmd->name, e->machine_spec ? e->machine_spec
+								      : "skylake-56", &cal))
+			return 2;
 		for (unsigned int s = BENCH_M_THREADS; s <= BENCH_M_PROCESSES; s <<= 1) {
 			struct bench_vtable t = { .workload = cmd->name, .ops = cmd->ops,
 						  .machine = e->machine_spec ? e->machine_spec
 									     : "skylake-56",
-						  .flushes_note = cmd->ops->flushes_note };
+						  .flushes_note = cmd->ops->flushes_note,
+						  .cal = (e->given & BENCH_O_CALIBRATE) ? &cal : NULL };
 
 			if (!(shapes & s))
 				continue;
