@@ -69,22 +69,30 @@ static int reader(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	return err ? err : tlbgen_wl__mmap_read_unlock(r->wl, cpu, r->mm);
 }
 
+/* CPU 0 runs `a`, CPU 1 `b`, to the end; both must return 0. */
+static void run_pair(struct vrun *r, int (*a)(struct tlbgen_system *, unsigned int, void *),
+		     int (*b)(struct tlbgen_system *, unsigned int, void *))
+{
+	int ret;
+
+	assert_int_equal(tlbgen_cpu__spawn(r->sys, 0, a, r), 0);
+	assert_int_equal(tlbgen_cpu__spawn(r->sys, 1, b, r), 0);
+	assert_int_equal(tlbgen_vtime__run(r->sys, UINT64_MAX), 0);
+	for (unsigned int c = 0; c < 2; c++) {
+		assert_int_equal(tlbgen_cpu__join(r->sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+}
+
 /* The reader sleeps while the writer holds the lock, idle in virtual time. */
 static void test_reader_sleeps(void **state)
 {
 	uint64_t w[TLBGEN_WL_STAT_NR];
 	struct vrun r;
-	int ret;
 
 	(void)state;
 	setup(&r, 2, "skylake-56");
-	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, writer, &r), 0);
-	assert_int_equal(tlbgen_cpu__spawn(r.sys, 1, reader, &r), 0);
-	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
-	for (unsigned int c = 0; c < 2; c++) {
-		assert_int_equal(tlbgen_cpu__join(r.sys, c, &ret), 0);
-		assert_int_equal(ret, 0);
-	}
+	run_pair(&r, writer, reader);
 	assert_true(r.acquired_at > HOLD);
 	assert_int_equal(tlbgen_wl__stats(r.wl, 1, w, TLBGEN_WL_STAT_NR), TLBGEN_WL_STAT_NR);
 	assert_int_equal(w[TLBGEN_WL_STAT_MMAP_LOCK_WAITS], 1);
@@ -282,20 +290,13 @@ static void test_vma_lock_fault(void **state)
 	};
 	uint64_t w[TLBGEN_WL_STAT_NR];
 	struct vrun r;
-	int ret;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fault_case = &cases[i];
 		setup(&r, 2, "skylake-56");
 		assert_int_equal(tlbgen_system__set_choices(r.sys, fault_case->choice), 0);
-		assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, writer, &r), 0);
-		assert_int_equal(tlbgen_cpu__spawn(r.sys, 1, faulter, &r), 0);
-		assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
-		for (unsigned int c = 0; c < 2; c++) {
-			assert_int_equal(tlbgen_cpu__join(r.sys, c, &ret), 0);
-			assert_int_equal(ret, 0);
-		}
+		run_pair(&r, writer, faulter);
 		assert_int_equal(tlbgen_wl__stats(r.wl, 1, w, TLBGEN_WL_STAT_NR),
 				 TLBGEN_WL_STAT_NR);
 		assert_int_equal(w[TLBGEN_WL_STAT_FAULTS], 1);
