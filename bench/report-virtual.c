@@ -46,9 +46,9 @@ static json_t *params(const struct bench_env *e, const struct bench_vtable *t,
 			 "threads", (int)r->threads, "policy", col(e, t, k));
 }
 
-static double ref(const struct bench_vtable *t, unsigned int threads, unsigned int k)
+static double ref(const struct bench_vtable *t, const struct bench_vrow *r, unsigned int k)
 {
-	return t->ref ? t->ref(threads, k) : 0;
+	return t->ref ? t->ref(r->processes, r->threads, k) : 0;
 }
 
 static double get(const char *name, json_t *pa)
@@ -101,7 +101,7 @@ void bench_vtable_record(const struct bench_env *e, const struct bench_vtable *t
 {
 	for (unsigned int k = 0; k < e->npol; k++) {
 		json_t *pa = params(e, t, r, k);
-		double s = ref(t, r->threads, k);
+		double s = ref(t, r, k);
 
 		record_cell(&r->c[k], pa);
 		bench_metric("seeds", "runs averaged", NULL, pa, r->seeds);
@@ -118,7 +118,7 @@ void bench_vtable_record(const struct bench_env *e, const struct bench_vtable *t
 				     bench_pct(r->c[k].ops_per_s, s));
 			if (k)
 				bench_metric("seed_change_pct", "% (the seed's table)", NULL, pa,
-					     bench_pct(s, ref(t, r->threads, 0)));
+					     bench_pct(s, ref(t, r, 0)));
 		}
 		json_decref(pa);
 	}

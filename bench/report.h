@@ -18,8 +18,9 @@ struct bench_vtable {
 	const char *machine;		/* the model as given (results' "machine" param) */
 	const char *model_line;		/* the third header line (NULL: generic) */
 	const char *const *label;	/* column labels per policy (NULL: the -p specs) */
-	/* The reference figure of column k at `threads` (0: none), e.g. a seed's. */
-	double (*ref)(unsigned int threads, unsigned int k);
+	/* The reference figure of column k at `threads` tasks of that shape
+	 * (0: none), e.g. a seed's. */
+	double (*ref)(bool processes, unsigned int threads, unsigned int k);
 	const char *flushes_note;	/* what the flushes per op are */
 	/* Seeds per rerun of the interval over the machine's stated ranges
 	 * (bench/report-interval.c); 0: no interval. */

@@ -51,16 +51,18 @@ static unsigned int columns = 2;
 static bool check_host, interval;
 static unsigned int interval_runs = 2;
 
-static double ref_t1(unsigned int threads, unsigned int k)
+static double ref_t1(bool processes, unsigned int threads, unsigned int k)
 {
+	(void)processes;
 	for (size_t r = 0; r < ARRAY_SIZE(seed_t1); r++)
 		if (seed_t1[r].threads == threads)
 			return k == 0 ? seed_t1[r].base : k == 1 ? seed_t1[r].patch : 0;
 	return 0;
 }
 
-static double ref_t2(unsigned int threads, unsigned int k)
+static double ref_t2(bool processes, unsigned int threads, unsigned int k)
 {
+	(void)processes;
 	for (size_t r = 0; r < ARRAY_SIZE(seed_t2); r++)
 		if (seed_t2[r].threads == threads)
 			return k < 4 ? seed_t2[r].col[k] : 0;

@@ -56,8 +56,9 @@ static const struct bench_opt seed004_opts[] = {
 	BENCH_OPT_END,
 };
 
-static double ref(unsigned int threads, unsigned int k)
+static double ref(bool processes, unsigned int threads, unsigned int k)
 {
+	(void)processes;
 	(void)threads;
 	return k < ARRAY_SIZE(seed_rate) ? seed_rate[k] : 0;
 }

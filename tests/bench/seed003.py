@@ -74,4 +74,17 @@ check(v("pct_of_pre", "processes", 1, unfixed) > 50,
       % v("pct_of_pre", "processes", 1, unfixed))
 check(Run(bench, ["seed003", "-p", "v6.0"], keep=False).rc == 2, "seed003 -p: exit 2")
 check(Run(bench, ["seed003", "--mode", "threads"], keep=False).rc == 2, "seed003 --mode threads: exit 2")
+# The seed's absolute figures (Xu Yu's first run before 89b15332af7c, total
+# ops/s) beside the model's kernel before, and the error between them.
+VANILLA = {("processes", 1): 829299, ("processes", 32): 18916718,
+           ("threads", 1): 998007, ("threads", 32): 2020918}
+for (shape, n), ops in VANILLA.items():
+    model = v("ops_per_sec", shape, n, pre)
+    check(v("seed_ops_per_sec", shape, n, pre) == ops,
+          "%s %d: the seed's %d ops/s recorded beside the model's" % (shape, n, ops))
+    err = v("model_error_pct", shape, n, pre)
+    check(err is not None and abs(err - 100.0 * (model / ops - 1)) < 1e-6,
+          "%s %d: model_error_pct is the model against it (%s)" % (shape, n, err))
+    check(v("seed_ops_per_sec", shape, n, unfixed) is None,
+          "%s %d: no absolute figure for a column the seed gives none" % (shape, n))
 sys.exit(status())
