@@ -19,7 +19,7 @@ build_dir=${TLBGEN_BUILD_DIR:-$root/build}
 # record (docs/replay.md).
 PKGS=(build-essential meson ninja-build pkg-config liburcu-dev libnuma-dev libcmocka-dev
       clang libclang-rt-14-dev gnuplot-nox libjansson-dev parallel help2man
-      libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd stress-ng)
+      libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev trace-cmd stress-ng)
 
 ensure_packages() {
 	local missing=()

@@ -116,6 +116,27 @@ struct pdec {
 int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		  const struct replay_opts *o, struct replay_result *res);
 
+/* replay-tracecmd.c, in the child: libtracecmd's events into t->ev, every
+ * record counted per CPU. */
+int replay__tracecmd_read(struct replay_trace *t, const char *file, uint64_t *records,
+			  unsigned int nr_cpus, char *err, size_t errlen);
+struct replay_dat;
+/* replay-child.c: replay__tracecmd_read() in a child, its events checked
+ * against the file's pages (dat) and copied into t->ev. */
+int replay__child_read(struct replay_trace *t, const char *file, const struct replay_dat *dat,
+		       char *err, size_t errlen);
+/* What the child sent (len bytes at buf), checked against dat: the same
+ * CPUs, as many events per CPU as the pages hold, timestamps in order per
+ * CPU. -EINVAL with the reason, t untouched, when any check fails. */
+int replay__child_decode(struct replay_trace *t, const unsigned char *buf, size_t len,
+			 const struct replay_dat *dat, char *err, size_t errlen);
+
+/* replay-files.c: machine.txt (0 and nothing changed when absent; -EINVAL
+ * naming line and field), tasks.txt and tgids.txt, command.txt's lost events. */
+int replay__read_machine(struct replay_info *in, const char *dir, char *err, size_t errlen);
+int replay__read_tasks(struct replay_trace *t, const char *dir);
+uint64_t replay__read_lost(const char *dir);
+
 /* A comm that looks like a kernel thread's (tasks no snapshot names). */
 bool replay__kthread_name(const char *comm);
 

@@ -55,8 +55,11 @@ struct replay_info {
  * replay_trace_open - read PATH: a directory holding trace.dat (and the
  * snapshot tlbgen-trace writes beside it) or a trace.dat file. On error
  * returns a negative errno and writes the reason into err (a file that is
- * not a trace, truncated, an event replay needs missing and the option
- * that adds it, a non-x86 or too-old kernel with its version, lost
+ * not a trace, "no trace.dat in DIR", "truncated at byte N", a corrupt
+ * section, page or timestamp, an event count libtracecmd and the pages
+ * disagree on, libtracecmd crashing on it (it runs in a child process), a
+ * machine.txt line it cannot take, an event replay needs missing and the
+ * option that adds it, a non-x86 or too-old kernel with its version, lost
  * events): nothing is replayed from a partial trace.
  */
 int replay_trace_open(const char *path, struct replay_trace **out, char *err, size_t errlen);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include <replay.h>
+#include <replay-internal.h>
 
 static const char *fixtures;
 
@@ -234,11 +235,55 @@ static void test_bad_input(void **state)
 	snprintf(path, sizeof(path), "%s/README", fixtures);
 	assert_true(replay_trace_open(path, &t, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "not a trace-cmd"));
-	refused("cut in the data", 60000, NULL, NULL, "trace");
-	refused("cut in the options", 300, NULL, NULL, "truncated");
+	refused("cut in the data", 60000, NULL, NULL, "truncated at byte 95356");
+	refused("cut in the options", 300, NULL, NULL, "truncated at byte 155056");
 	refused("arm64", 0, "vm 6.18.44-fc-v1252 x86_64", "vm 6.18.44-fc-v1252 mips64", "mips64");
 	refused("too old", 0, "vm 6.18.44-fc-v1252", "vm 4.19.44-fc-v1252", "4.19.44");
 	assert_null(t);
+}
+
+/* machine.txt: a bad line refuses the file naming line and field, and
+ * leaves the machine as it was; a good file changes it. */
+static void test_machine_txt(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "pcid 1\ninvlpgb 2\n", "line 2: invlpgb '2' is not 0 or 1" },
+		{ "pcid 1\nfrobnicate 1\n", "line 2: unknown key 'frobnicate'" },
+		{ "hz 25x\n", "line 1: hz '25x'" },
+		{ "cpus 0\n", "line 1: cpus '0' is not 1 to" },
+		{ "\x01\x02\x03\n", "line 1: '\x01\x02\x03' has no value" },
+	};
+	char dir[] = "/tmp/tlbgen-machine-XXXXXX", path[64], err[512];
+	struct replay_info in = { .pcid = false, .hz = 100 }, was;
+	FILE *f;
+
+	(void)state;
+	snprintf(in.pv_flush, sizeof(in.pv_flush), "native");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/machine.txt", dir);
+	assert_int_equal(replay__read_machine(&in, dir, err, sizeof(err)), 0);	/* none */
+	assert_false(in.snapshot);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(bad[i][0], f);
+		fclose(f);
+		was = in;
+		assert_int_equal(replay__read_machine(&in, dir, err, sizeof(err)), -EINVAL);
+		assert_memory_equal(&in, &was, sizeof(in));
+		if (!strstr(err, bad[i][1]))
+			fail_msg("'%s': the message '%s' does not say '%s'", bad[i][0], err, bad[i][1]);
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# a comment\n\npcid 1\npv_flush_tlb_multi kvm\nhz 1000\n", f);
+	fclose(f);
+	assert_int_equal(replay__read_machine(&in, dir, err, sizeof(err)), 0);
+	assert_true(in.pcid && in.snapshot);
+	assert_int_equal(in.hz, 1000);
+	assert_string_equal(in.pv_flush, "kvm");
+	unlink(path);
+	rmdir(dir);
 }
 
 /* Without the snapshot: a warning says what was inferred, and it replays. */
@@ -278,6 +323,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_what_if),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_machine_txt),
 		cmocka_unit_test(test_bare_trace),
 	};
 
