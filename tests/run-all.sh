@@ -4,15 +4,18 @@
 #   1. normal build (build):        every suite, explorer at >= 10^5 seeds x 200 ops;
 #   2. ASan + UBSan (build-asan):   every suite, explorer at fewer seeds;
 #   3. TSan (build-tsan):           the threaded suite;
-#   4. libFuzzer (build-fuzz):      clang, the explorer's op language, FUZZ_RUNS executions.
+#   4. libFuzzer (build-fuzz):      clang, the explorer's op language, FUZZ_RUNS executions;
+#                                   the replay's trace.dat reader, REPLAY_FUZZ_RUNS executions.
 # Any failing test or any sanitizer report fails the run. Prints the wall time.
 # Environment: BUILD_PREFIX (default "build"), FUZZ_RUNS (default 1000000),
+#              REPLAY_FUZZ_RUNS (default 120000),
 #              SKIP="asan tsan fuzz" to leave stages out (local use only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
 P=${BUILD_PREFIX:-build}
 FUZZ_RUNS=${FUZZ_RUNS:-1000000}
+REPLAY_FUZZ_RUNS=${REPLAY_FUZZ_RUNS:-120000}
 SKIP=${SKIP:-}
 JOBS=2
 status=0
@@ -72,47 +75,73 @@ if ! skipped tsan; then
 	suite tsan "$P-tsan" "--suite threaded --timeout-multiplier 4" -Db_sanitize=thread -Db_lundef=false
 fi
 
+# fuzz NAME TARGET RUNS ARGS...: two libFuzzer processes (2 cores), RUNS
+# executions in total on $d/corpus-NAME; crashes to $d/artifacts-NAME/.
+fuzz() {
+	local name=$1 target=$2 runs=$3 pids=() fz=0 a w; shift 3
+	for w in 0 1; do
+		ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$d/$target" -runs=$(( runs / 2 )) -seed=$(( w + 1 )) "$@" \
+			-artifact_prefix="$d/artifacts-$name/" -print_final_stats=1 \
+			"$d/corpus-$name" >"$d/fuzz-$name-$w.log" 2>&1 &
+		pids+=($!)
+	done
+	for w in 0 1; do
+		if wait "${pids[$w]}"; then
+			grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec" \
+				"$d/fuzz-$name-$w.log" | sed "s/^/$name worker $w: /" || true
+		else
+			fz=1
+			echo "*** $name fuzzer worker $w failed; last lines of $d/fuzz-$name-$w.log:" >&2
+			tail -40 "$d/fuzz-$name-$w.log" >&2
+		fi
+	done
+	if [ $fz -ne 0 ] || [ -n "$(ls -A "$d/artifacts-$name")" ]; then
+		for a in "$d/artifacts-$name"/*; do
+			[ -e "$a" ] && echo "*** fuzzer reproducer: $a (replay: $d/$target $a)" >&2
+		done
+		status=1
+	fi
+}
+
 if ! skipped fuzz; then
 	t=$(date +%s)
 	d="$P-fuzz"
-	echo "=== libFuzzer ($d, clang, $FUZZ_RUNS executions)"
+	echo "=== libFuzzer ($d, clang, $FUZZ_RUNS + $REPLAY_FUZZ_RUNS executions)"
 	if [ ! -f "$d/build.ninja" ]; then
 		CC=clang quiet meson setup "$d" -Dfuzzing=true -Db_sanitize=address,undefined \
 			-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
 	fi
-	quiet ninja -C "$d" tests/hardening/fuzz_explore
-	rm -rf "$d/corpus" "$d/artifacts"
-	mkdir -p "$d/corpus" "$d/artifacts"
-	cp tests/hardening/corpus/* "$d/corpus/"
-	# Two fuzzer processes (2 cores), FUZZ_RUNS executions in total; new
-	# inputs go to $d/corpus, crashes to $d/artifacts/.
-	pids=()
-	for w in 0 1; do
-		ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		"$d/tests/hardening/fuzz_explore" -runs=$(( FUZZ_RUNS / 2 )) -seed=$(( w + 1 )) \
-			-max_len=128 -artifact_prefix="$d/artifacts/" -print_final_stats=1 \
-			"$d/corpus" >"$d/fuzz-$w.log" 2>&1 &
-		pids+=($!)
+	quiet ninja -C "$d" tests/hardening/fuzz_explore tests/replay/fuzz_replay
+	rm -rf "$d"/corpus-* "$d"/artifacts-*
+	mkdir -p "$d/corpus-explore" "$d/artifacts-explore" "$d/corpus-replay" "$d/artifacts-replay"
+	cp tests/hardening/corpus/* "$d/corpus-explore/"
+	# The explorer's op language; new inputs go to the corpus.
+	fuzz explore tests/hardening/fuzz_explore "$FUZZ_RUNS" -max_len=128
+	stage_time "fuzz explore" "$t"
+	# The replay's reader on the committed recordings' trace.dat files.
+	t=$(date +%s)
+	for f in tests/replay/*/trace.dat; do
+		n=$(basename "$(dirname "$f")")
+		cp "$f" "$d/corpus-replay/$n.dat"
+		# Their pages uncompressed (trace-cmd file version 6, flyrecord's
+		# per-CPU offset and size), 16 pages a seed.
+		quiet trace-cmd convert -i "$f" -o "$d/v6-$n.dat" --file-version 6 --compression none
+		python3 - "$d/v6-$n.dat" "$d/corpus-replay/pages-$n" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+cpus = struct.unpack_from("<I", b, b.index(b"options  \0") - 4)[0]
+p = b.index(b"flyrecord\0") + 10
+for c in range(cpus):
+    off, size = struct.unpack_from("<QQ", b, p + 16 * c)
+    for k in range(0, size, 65536):
+        open(f"{sys.argv[2]}-{c}-{k // 65536}", "wb").write(b[off + k:off + min(size, k + 65536)])
+PY
+		rm -f "$d/v6-$n.dat"
 	done
-	fz=0
-	for w in 0 1; do
-		if wait "${pids[$w]}"; then
-			grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec" \
-				"$d/fuzz-$w.log" | sed "s/^/worker $w: /" || true
-		else
-			fz=1
-			echo "*** fuzzer worker $w failed; last lines of $d/fuzz-$w.log:" >&2
-			tail -40 "$d/fuzz-$w.log" >&2
-		fi
-	done
-	if [ $fz -ne 0 ] || [ -n "$(ls -A "$d/artifacts")" ]; then
-		for a in "$d"/artifacts/*; do
-			[ -e "$a" ] && echo "*** fuzzer reproducer: $a (replay: $d/tests/hardening/fuzz_explore $a)" >&2
-		done
-		status=1
-	fi
-	stage_time fuzz "$t"
+	fuzz replay tests/replay/fuzz_replay "$REPLAY_FUZZ_RUNS" -max_len=262144
+	stage_time "fuzz replay" "$t"
 fi
 
 echo "=== total wall time: $(( $(date +%s) - t0 )) s"
