@@ -129,10 +129,40 @@ int replay__child_read(struct replay_trace *t, const char *file, const struct re
 	return ret;
 }
 
-/* Each event's CPU and kind, and each CPU's timestamps in order. */
+/* PID_MAX_LIMIT (include/linux/threads.h), the largest pid there is. */
+#define PID_LIMIT (4 * 1024 * 1024)
+
+/* The fields replay reads hold values the kernel can trace: a pid, a
+ * tlb_flush reason (enum tlb_flush_reason, 0 to 5), a page count or
+ * TLB_FLUSH_ALL, a CPU of the trace. */
+static const char *bad_field(const struct rev *e, unsigned int nr_cpus)
+{
+	if (e->pid < 0 || e->pid > PID_LIMIT)
+		return "its task's pid";
+	switch (e->kind) {
+	case EV_SWITCH:
+		return e->a < 0 || e->a > PID_LIMIT || e->b < 0 || e->b > PID_LIMIT ?
+			"sched_switch's pids" : NULL;
+	case EV_TLB:
+		if (e->a < 0 || e->a > 5)
+			return "tlb_flush's reason";
+		return e->c < -1 || e->c > (1LL << 45) ? "tlb_flush's pages" : NULL;
+	case EV_NEWTASK:
+	case EV_EXEC:
+	case EV_EXIT:
+		return e->a < 0 || e->a > PID_LIMIT ? "its pid" : NULL;
+	case EV_CSD_QUEUE:
+		return e->a < 0 || (unsigned int)e->a >= nr_cpus ? "csd_queue_cpu's CPU" : NULL;
+	}
+	return NULL;
+}
+
+/* Each event's CPU, kind and fields, and each CPU's timestamps in order. */
 static int check_events(const struct rev *ev, uint64_t nr, unsigned int nr_cpus, char *err,
 			size_t errlen)
 {
+	const char *bad;
+
 	uint64_t *last = calloc(nr_cpus, sizeof(*last)), *n = calloc(nr_cpus, sizeof(*n));
 	int ret = 0;
 
@@ -142,6 +172,10 @@ static int check_events(const struct rev *ev, uint64_t nr, unsigned int nr_cpus,
 		if (ev[i].cpu >= nr_cpus || ev[i].kind >= EV_NR)
 			ret = ERR("event %llu: CPU %u, kind %u", (unsigned long long)i, ev[i].cpu,
 				  ev[i].kind);
+		else if ((bad = bad_field(&ev[i], nr_cpus)))
+			ret = ERR("event %llu (CPU %u, %.6f s in): %s is out of range (a=%d b=%d "
+				  "c=%lld): the data is corrupt", (unsigned long long)i, ev[i].cpu,
+				  (double)ev[i].ts / 1e9, bad, ev[i].a, ev[i].b, (long long)ev[i].c);
 		else if (n[ev[i].cpu]++ && ev[i].ts < last[ev[i].cpu])
 			ret = ERR("CPU %u timestamps go backwards at event %llu",
 				  ev[i].cpu, (unsigned long long)(n[ev[i].cpu] - 1));

@@ -72,29 +72,38 @@ done
 copy mach; head -c 300 "$fx/trace.dat" > "$tmp/mach/machine.txt"
 refused "machine.txt: binary" "$tmp/mach" "$tmp/mach/machine.txt line 1:"
 
-# The user's case: 12 copies with 20 random bytes flipped past the header.
-# Each is refused with a reason (exit 2), or replays exactly as the
-# original (the bytes changed nothing replay reads).
-for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	copy r$s
-	edit "$tmp/r$s/trace.dat" "import random
+# randoms NAME DIR SEEDS PYTHON-RANGE: copies of DIR with 20 random bits
+# flipped in b[range] (seeded); each is refused with a reason (exit 2), or
+# replays exactly as the original (the bits changed nothing replay reads).
+randoms() {
+	"$bench" --out "$tmp/ref-$1" replay "$2" >/dev/null 2>&1 || no "$1: the original: exit $?"
+	for s in $3; do
+		rm -rf "$tmp/r"; cp -r "$2" "$tmp/r"
+		edit "$tmp/r/trace.dat" "import random
 r = random.Random($s)
-for k in range(20): b[r.randrange(64, len(b))] ^= 1 << r.randrange(8)"
-	"$bench" --out "$tmp/o$s" replay "$tmp/r$s" >"$tmp/out" 2>&1
-	rc=$?
-	if [ $rc -eq 2 ]; then
-		grep -qF "$tmp/r$s/trace.dat: " "$tmp/out" || no "random $s: no reason: $(tail -1 "$tmp/out")"
-	elif [ $rc -eq 0 ]; then
-		cmp -s "$tmp/ref/results.json" "$tmp/o$s/results.json" ||
+lo, hi = $4
+for k in range(20): b[r.randrange(lo, hi)] ^= 1 << r.randrange(8)"
+		"$bench" --out "$tmp/o" replay "$tmp/r" >"$tmp/out" 2>&1
+		rc=$?
+		if [ $rc -eq 2 ]; then
+			grep -qF "$tmp/r/trace.dat: " "$tmp/out" ||
+				no "$1 $s: no reason: $(tail -1 "$tmp/out")"
+		elif [ $rc -eq 0 ]; then
 			python3 -c "
 import json, sys
 a, b = (json.load(open(f))['metrics'] for f in sys.argv[1:])
-sys.exit(a != b)" "$tmp/ref/results.json" "$tmp/o$s/results.json" ||
-			no "random $s: exit 0 with other figures than the original's"
-	else
-		no "random $s: exit $rc"
-	fi
-done
+sys.exit(a != b)" "$tmp/ref-$1/results.json" "$tmp/o/results.json" ||
+				no "$1 $s: exit 0 with other figures than the original's"
+		else
+			no "$1 $s: exit $rc"
+		fi
+		rm -rf "$tmp/o"
+	done
+}
+# The user's case: 20 random bits flipped past the header, anywhere, and
+# in the CPUs' (zstd) data.
+randoms "random bits" "$fx" "1 2 3 4" "64, len(b)"
+randoms "random bits in CPU data" "$fx" "5 6 7 8 9 10" "131072, 155141"
 
 # Version 6 without compression: one field of one page at a time.
 if ! command -v trace-cmd >/dev/null; then
@@ -118,6 +127,10 @@ else
 		edit "$tmp/v6x/trace.dat" "${rest%|*}"
 		refused "v6: $name" "$tmp/v6x" "${rest##*|}"
 	done
+	# 20 random bits in the uncompressed CPU data: a page, a time or a
+	# field out of range.
+	randoms "v6: random bits in CPU data" "$tmp/v6" "1 2 3 4 5 6 7 8 9 10 11 12" \
+		"struct.unpack_from('<Q', b, b.index(b'flyrecord\\0') + 10)[0], len(b)"
 fi
 [ $fail -eq 0 ] && echo "corrupt recordings: ok"
 exit $fail
