@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 #include "archive.h"
@@ -23,7 +24,11 @@ static json_t *load(const char *dir, const char *name, const char *schema)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	doc = json_load_file(path, 0, &e);
 	if (!doc) {
-		fprintf(stderr, "tlbgen-bench: %s: %s (line %d)\n", path, e.text, e.line);
+		/* jansson's line is -1 when the file could not be opened at all. */
+		if (e.line < 1)
+			fprintf(stderr, "tlbgen-bench: %s: %s\n", path, e.text);
+		else
+			fprintf(stderr, "tlbgen-bench: %s: %s (line %d)\n", path, e.text, e.line);
 		return NULL;
 	}
 	v = json_object_get(doc, "schema");
@@ -40,8 +45,15 @@ static json_t *load(const char *dir, const char *name, const char *schema)
 
 int archive_load(struct archive *a, const char *dir)
 {
+	struct stat st;
+
 	memset(a, 0, sizeof(*a));
 	a->dir = dir;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "tlbgen-bench: %s: %s\n", dir,
+			errno == ENOENT ? "no such directory" : "not a directory");
+		return -ENOENT;
+	}
 	a->meta = load(dir, "meta.json", BENCH_META_SCHEMA);
 	a->results = a->meta ? load(dir, "results.json", BENCH_RESULTS_SCHEMA) : NULL;
 	if (!a->results) {

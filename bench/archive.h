@@ -13,7 +13,8 @@ struct archive {
 };
 
 /* Load DIR/meta.json and DIR/results.json, checking their schema and version.
- * 0, or -EINVAL after one line on stderr naming the file. */
+ * 0, -ENOENT when DIR is no directory, or -EINVAL; each after one line on
+ * stderr naming the directory or file. */
 int archive_load(struct archive *a, const char *dir);
 void archive_free(struct archive *a);
 /* "name {params}" (params with sorted keys): what pairs metrics across runs. */

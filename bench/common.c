@@ -75,6 +75,11 @@ int bench_parse_ull(const char *opt, const char *arg, unsigned long long min,
 	char *end;
 
 	/* strtoull() skips blanks and negates "-1" into a huge value: only digits may start. */
+	if (arg && arg[0] == '-' && isdigit((unsigned char)arg[1])) {
+		fprintf(stderr, "tlbgen-bench: %s: '%s' is negative; it takes %llu..%llu\n", opt,
+			arg, min, max);
+		return -EINVAL;
+	}
 	if (!arg || !isdigit((unsigned char)arg[0])) {
 		fprintf(stderr, "tlbgen-bench: %s: '%s' is not a number\n", opt, arg ? arg : "");
 		return -EINVAL;

@@ -67,9 +67,13 @@ static int compare_cmd(struct bench_env *e)
 	ar = calloc((size_t)e->nargs, sizeof(*ar));
 	if (!ar)
 		return 1;
-	for (int d = 0; d < e->nargs; d++)
-		if (archive_load(&ar[d], e->args[d]))
-			ret = 1;
+	/* A directory that does not exist is a bad argument; one that is no results directory, 1. */
+	for (int d = 0; d < e->nargs; d++) {
+		int err = archive_load(&ar[d], e->args[d]);
+
+		if (err)
+			ret = err == -ENOENT || ret == 2 ? 2 : 1;
+	}
 	if (!ret) {
 		doc = compare_build(ar, (size_t)e->nargs, names, nnames);
 		if (!doc) {
@@ -115,7 +119,8 @@ const struct bench bench_compare = {
 		"--metric's) per policy and task count, the metrics at p < 0.01 and those\n"
 		"missing from a directory; --all adds every metric. docs/results.md.\n"
 		"Exit: 0 compared; 1 a directory is not a readable results directory;\n"
-		"2 bad arguments; 3 no metric in common between DIR_A and the others.\n",
+		"2 bad arguments (a directory that does not exist); 3 no metric in common\n"
+		"between DIR_A and the others.\n",
 	.opts = compare_opts,
 	.tool = true,
 	.args = true,

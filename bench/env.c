@@ -252,8 +252,16 @@ int bench_policy_parse(const char *spec, struct bench_policy *out)
 	char base[48];
 	int err;
 
-	if (!spec || !*spec || strlen(spec) >= sizeof(out->label))
+	if (!spec || !*spec) {
+		fprintf(stderr, "tlbgen-bench: -p '': empty; a profile (v6.0) or "
+			"profile:choice=value\n");
 		return -EINVAL;
+	}
+	if (strlen(spec) >= sizeof(out->label)) {
+		fprintf(stderr, "tlbgen-bench: -p '%s': longer than %zu characters\n", spec,
+			sizeof(out->label) - 1);
+		return -EINVAL;
+	}
 	snprintf(out->label, sizeof(out->label), "%s", spec);
 	colon = strchr(spec, ':');
 	if (!colon) {
@@ -272,8 +280,11 @@ int bench_policy_parse(const char *spec, struct bench_policy *out)
 		fputc('\n', stderr);
 		return -ENOENT;
 	}
-	if ((size_t)(colon - spec) >= sizeof(base) || colon == spec)
+	if ((size_t)(colon - spec) >= sizeof(base) || colon == spec) {
+		fprintf(stderr, "tlbgen-bench: -p '%s': %s before ':'\n", spec,
+			colon == spec ? "no profile" : "the profile is too long");
 		return -EINVAL;
+	}
 	memcpy(base, spec, (size_t)(colon - spec));
 	base[colon - spec] = 0;
 	/* The first free generated name: the registry itself says which are taken. */

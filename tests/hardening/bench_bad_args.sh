@@ -131,4 +131,14 @@ check_msg "sweep: a bad mode" "'sometimes' is not one of" sweep --emit --mode so
 check_msg "sweep: no warm-up of its own" "takes no --warmup" sweep --emit --warmup 1
 check_msg "merge: unknown option" "--no-such: is not an option" merge --no-such --out x y
 check "--out without a directory" lazy --out
+# Each names what was wrong: an empty policy, a negative number, a
+# directory that is not there (not jansson's "(line -1)").
+check_msg "an empty policy" "-p '': empty" lazy -p ''
+check_msg "a policy without its profile" "no profile before ':'" lazy -p ':mm_tlb_gen_read=always'
+check_msg "a negative number" "'-5' is negative" tlb_flush1 --ms -5
+check_msg "compare: a missing directory" "/nonexistent-a: no such directory" \
+	compare /nonexistent-a /nonexistent-b
+if "$bench" compare /nonexistent-a /nonexistent-b 2>&1 | grep -qF "line -1"; then
+	echo "FAIL: compare of a missing directory says 'line -1'"; fail=1
+fi
 exit $fail
