@@ -20,6 +20,7 @@
 
 /* bench/plugin.c: dlopen() PATH, which registers user policies. */
 int bench_plugin_load(const char *path);
+void bench_plugin_help(FILE *f);
 
 static void usage(FILE *f)
 {
@@ -174,6 +175,11 @@ int main(int argc, char **argv)
 		ret = 0;
 	} else if (take_globals(&argc, argv, &g)) {
 		ret = 2;
+	} else if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		/* --plugin PATH --help: the tool's help and what the plugins brought. */
+		usage(stdout);
+		bench_plugin_help(stdout);
+		ret = 0;
 	} else {
 		/* No command: the seed-000 reproduction, with any options given. */
 		if (argc < 2 || argv[1][0] == '-') {
