@@ -188,6 +188,23 @@ static double x_axis(FILE *g, const struct panel *pn)
 	return n > 1 ? fmax(gap / 3, (xs[nx - 1] - xs[0]) / 100) / (n - 1) : 0;
 }
 
+/* The decimals of a change axis' labels: enough that ten tics across its
+ * span (the zero line's 0 included, a flat panel's own range) read
+ * differently, so changes under 1% are not all labelled +0%. */
+static int percent_decimals(const struct panel *pn, double lo, double hi)
+{
+	double span;
+	int d;
+
+	if (pn->flags & BENCH_PLOT_ZERO_LINE) {
+		lo = fmin(lo, 0);
+		hi = fmax(hi, 0);
+	}
+	span = hi > lo ? hi - lo : 2 * fmax(1, fabs(hi) * 0.1);
+	d = (int)ceil(-log10(span / 10));
+	return d < 0 ? 0 : d > 4 ? 4 : d;
+}
+
 /* One panel: its axes, then each series' points, offset sideways around
  * the true x. */
 static void panel_script(FILE *g, const struct panel *pn)
@@ -210,7 +227,7 @@ static void panel_script(FILE *g, const struct panel *pn)
 	gp_str(g, pn->ylabel);
 	fprintf(g, " noenhanced\n%s", log ? "set logscale y\n" : "unset logscale y\n");
 	if (pn->flags & BENCH_PLOT_PERCENT)
-		fprintf(g, "set format y '%%+.0f%%%%'\n");
+		fprintf(g, "set format y '%%+.%df%%%%'\n", percent_decimals(pn, lo, hi));
 	else if (log || hi >= 10000)
 		fprintf(g, "set format y '%s'\n", log ? "%.0s%c" : "%.1s%c");
 	else
