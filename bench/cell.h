@@ -58,6 +58,11 @@ struct bench_vspec {
  * second policy against the first (the headline pair) is at most 0.5
  * points, from at least 4 seeds or as many as make 120 CPU-runs, to 128.
  */
+#define BENCH_ROW_MIN_SEEDS	4
+#define BENCH_ROW_MIN_CPUS	120
+#define BENCH_ROW_MAX_SEEDS	128
+#define BENCH_ROW_SE_PCT	0.5
+
 struct bench_vrow {
 	unsigned int threads;
 	bool processes;
@@ -65,12 +70,9 @@ struct bench_vrow {
 	struct bench_vcell c[BENCH_MAX_POLICIES];	/* means over the seeds */
 	double lo[BENCH_MAX_POLICIES], hi[BENCH_MAX_POLICIES];	/* per-seed changes, % */
 	double se[BENCH_MAX_POLICIES];	/* standard error of the mean change, points */
+	double seed_ops[BENCH_MAX_POLICIES][BENCH_ROW_MAX_SEEDS];	/* each seed's ops_per_s */
 };
 
-#define BENCH_ROW_MIN_SEEDS	4
-#define BENCH_ROW_MIN_CPUS	120
-#define BENCH_ROW_MAX_SEEDS	128
-#define BENCH_ROW_SE_PCT	0.5
 
 
 /* A stepped cell: counts per op of `ops` operations of every task. */

@@ -126,10 +126,42 @@ static json_t *side_json(json_t *m, size_t d)
 			 "sd", num(n > 1 ? sd : NAN), "n", (int)n, "sample", kind);
 }
 
+/* A virtual-time row is a mean over seeds, recorded as the row's "seeds"
+ * metric: {params as a key: that count} of a directory. */
+static json_t *seed_counts(const struct archive *a)
+{
+	json_t *out = json_object(), *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(a->results, "metrics"), i, m) {
+		char *k;
+
+		if (strcmp(json_string_value(json_object_get(m, "name")) ?: "", "seeds") ||
+		    !json_is_number(json_object_get(m, "value")))
+			continue;
+		k = json_dumps(json_object_get(m, "params"), JSON_SORT_KEYS | JSON_COMPACT);
+		if (k)
+			json_object_set(out, k, json_object_get(m, "value"));
+		free(k);
+	}
+	return out;
+}
+
+/* How many seeds metric m of a directory is the mean of (0: not a seeds' mean). */
+static int seeds_of(json_t *counts, json_t *m)
+{
+	char *k = json_dumps(json_object_get(m, "params"), JSON_SORT_KEYS | JSON_COMPACT);
+	json_t *v = k ? json_object_get(counts, k) : NULL;
+
+	free(k);
+	return json_is_number(v) ? (int)json_number_value(v) : 0;
+}
+
 /* Directory d's change against the baseline: its mean's change in %, and
  * where both sides have two independent samples or more (of one kind),
- * Welch's 95% interval of it and the two-sided p. */
-static json_t *change_json(json_t *ma, json_t *mb, size_t d)
+ * Welch's 95% interval of it and the two-sided p. A single value that is
+ * a mean of seeds counts its seeds, though they cannot be tested. */
+static json_t *change_json(json_t *ma, json_t *mb, size_t d, int seeds_a, int seeds_b)
 {
 	double *a, *b, diff, lo, hi, p, mean_a, sd_a, mean_b, sd_b, base;
 	const char *ka, *kb, *why = NULL;
@@ -145,6 +177,8 @@ static json_t *change_json(json_t *ma, json_t *mb, size_t d)
 		why = "undefined on one side";
 	else if (strcmp(ka, kb))
 		why = "samples of different kinds";
+	else if (!strcmp(ka, "value") && (seeds_a > 1 || seeds_b > 1))
+		why = "a mean of seeds whose own figures the directory does not keep";
 	else if (na < 2 || nb < 2)
 		why = !strcmp(ka, "value") ? "a single value" : "one round on a side";
 	else if (!bench_welch(a, na, b, nb, &diff, &lo, &hi, &p))
@@ -154,12 +188,67 @@ static json_t *change_json(json_t *ma, json_t *mb, size_t d)
 					mean_b == mean_a ? 0 : NAN),
 		      "ci95_low_pct", num(base > 0 ? 100 * lo / base : NAN),
 		      "ci95_high_pct", num(base > 0 ? 100 * hi / base : NAN),
-		      "p", num(p), "n_a", (int)na, "n_b", (int)nb);
+		      "p", num(p), "n_a", !strcmp(ka, "value") && seeds_a ? seeds_a : (int)na,
+		      "n_b", !strcmp(kb, "value") && seeds_b ? seeds_b : (int)nb);
 	if (c && why)
 		json_object_set_new(c, "no_test", json_string(why));
 	free(a);
 	free(b);
 	return c;
+}
+
+/* {param: {its value as JSON: the value}} over every metric of a directory. */
+static json_t *param_values(const struct archive *a)
+{
+	json_t *out = json_object(), *m, *v;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(a->results, "metrics"), i, m) {
+		json_object_foreach(json_object_get(m, "params"), k, v) {
+			json_t *vals = json_object_get(out, k);
+			char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+			if (!vals)
+				json_object_set_new(out, k, vals = json_object());
+			if (s && vals)
+				json_object_set(vals, s, v);
+			free(s);
+		}
+	}
+	return out;
+}
+
+/* The params both directories have but with no value in common (a
+ * machine model, a mode): metrics pair by every param, so no metric of
+ * theirs pairs, and the reader is told why. [{param, a: [...], b: [...]}] */
+static json_t *params_differ(const struct archive *a, const struct archive *b)
+{
+	json_t *va = param_values(a), *vb = param_values(b), *out = json_array(), *xa, *x;
+	const char *k, *s;
+
+	json_object_foreach(va, k, xa) {
+		json_t *xb = json_object_get(vb, k), *la, *lb;
+		bool common = false;
+
+		if (!xb)
+			continue;
+		json_object_foreach(xa, s, x)
+			common |= json_object_get(xb, s) != NULL;
+		if (common)
+			continue;
+		la = json_array();
+		lb = json_array();
+		json_object_foreach(xa, s, x)
+			json_array_append(la, x);
+		json_object_foreach(xb, s, x)
+			json_array_append(lb, x);
+		json_array_append_new(out, json_pack("{s:s,s:o,s:o}", "param", k, "a", la,
+						     "b", lb));
+	}
+	json_decref(va);
+	json_decref(vb);
+	return out;
 }
 
 static bool listed(const char *name, const char *const *names, size_t n)
@@ -270,20 +359,30 @@ json_t *compare_build(const struct archive *ar, size_t n, const char *const *nam
 		      size_t nnames)
 {
 	json_t *doc, *metrics = json_array(), *index = json_object(), *dirs = json_array();
-	json_t **found = NULL, *e;
+	json_t **found = NULL, **seeds = NULL, *e;
 	size_t total = 0, i, in_all = 0, tested = 0, below = 0, compared = 0;
 	int err = -ENOMEM;
 
 	for (size_t d = 0; d < n; d++)
 		total += json_array_size(json_object_get(ar[d].results, "metrics"));
 	found = calloc(total + 1, sizeof(*found));
-	if (!metrics || !index || !dirs || !found)
+	seeds = calloc(n, sizeof(*seeds));
+	if (!metrics || !index || !dirs || !found || !seeds)
 		goto out;
-	for (size_t d = 0; d < n; d++)
-		json_array_append_new(dirs, dir_json(&ar[d], d));
+	for (size_t d = 0; d < n; d++) {
+		json_t *dj = dir_json(&ar[d], d);
+
+		if (dj && d)
+			json_object_set_new(dj, "params_differ", params_differ(&ar[0], &ar[d]));
+		json_array_append_new(dirs, dj);
+	}
 	err = collect(metrics, index, found, ar, n, names, nnames);
 	if (err)
 		goto out;
+	err = -ENOMEM;
+	for (size_t d = 0; d < n; d++)
+		if (!(seeds[d] = seed_counts(&ar[d])))
+			goto out;
 	json_array_foreach(metrics, i, e) {
 		json_t *ch = json_array(), *ma = json_array_get(found[i], 0);
 		bool any = false;
@@ -291,7 +390,8 @@ json_t *compare_build(const struct archive *ar, size_t n, const char *const *nam
 		for (size_t d = 1; d < n; d++) {
 			json_t *mb = json_array_get(found[i], d);
 			json_t *c = ma && mb && !json_is_null(ma) && !json_is_null(mb) ?
-				    change_json(ma, mb, d) : json_null();
+				    change_json(ma, mb, d, seeds_of(seeds[0], ma),
+						seeds_of(seeds[d], mb)) : json_null();
 
 			any |= !json_is_null(c);
 			if (json_is_number(json_object_get(c, "p"))) {
@@ -325,6 +425,9 @@ out:
 	for (size_t k = 0; found && k < total; k++)
 		json_decref(found[k]);
 	free(found);
+	for (size_t d = 0; seeds && d < n; d++)
+		json_decref(seeds[d]);
+	free(seeds);
 	json_decref(index);
 	json_decref(metrics);
 	json_decref(dirs);

@@ -207,6 +207,29 @@ static size_t print_group(FILE *f, json_t *metrics, json_t *m, json_t *dir, size
 	return rows;
 }
 
+/* Params A and this directory both have, with no value in common: no
+ * metric of theirs pairs, and this says why. */
+static void print_differ(FILE *f, json_t *dir)
+{
+	json_t *x, *v;
+	size_t i, k;
+	char val[64];
+
+	json_array_foreach(json_object_get(dir, "params_differ"), i, x) {
+		fprintf(f, "  %s differs: A has", str(x, "param"));
+		json_array_foreach(json_object_get(x, "a"), k, v) {
+			param_value(val, sizeof(val), v);
+			fprintf(f, "%s%s", k ? ", " : " ", val);
+		}
+		fprintf(f, "; %s has", str(dir, "tag"));
+		json_array_foreach(json_object_get(x, "b"), k, v) {
+			param_value(val, sizeof(val), v);
+			fprintf(f, "%s%s", k ? ", " : " ", val);
+		}
+		fprintf(f, ": metrics pair only where every param is the same\n");
+	}
+}
+
 /* The headline rows of each metric name, directory d against A. */
 static void print_summary(FILE *f, json_t *doc, size_t d)
 {
@@ -215,6 +238,7 @@ static void print_summary(FILE *f, json_t *doc, size_t d)
 	size_t i, rows = 0;
 
 	fprintf(f, "\nsummary: %s against A\n", str(dir, "tag"));
+	print_differ(f, dir);
 	json_array_foreach(metrics, i, m) {
 		if (!json_is_true(json_object_get(m, "headline")) ||
 		    json_object_get(done, str(m, "name")))
@@ -326,9 +350,10 @@ void compare_print(FILE *f, json_t *doc, bool all)
 	fprintf(f, "# Each side's figure is the mean of its independent samples: a round's mean\n"
 		"# where a round gave several samples (samples inside a round are correlated),\n"
 		"# else each round or repetition. change: against A; 95%% CI and p: Welch's\n"
-		"# t-test on those samples; n A/B: samples a side. A single value or one round:\n"
-		"# no CI, no p. p weighs a change against the spread of rounds within a run:\n"
-		"# if the machine changed between two runs, that shows as a change.\n");
+		"# t-test on those samples; n A/B: samples a side (a virtual-time row's: its\n"
+		"# seeds). A single value or one round: no CI, no p. p weighs a change against\n"
+		"# the spread of rounds within a run: if the machine changed between two runs,\n"
+		"# that shows as a change.\n");
 	for (i = 1; i < json_array_size(dirs); i++)
 		print_summary(f, doc, i);
 	print_lists(f, doc, all);

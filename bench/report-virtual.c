@@ -59,11 +59,15 @@ static double get(const char *name, json_t *pa)
 	return v;
 }
 
-static void record_cell(const struct bench_vcell *c, json_t *pa)
+/* ops_per_sec: the row's mean, with each seed's figure as its samples, so
+ * that compare can test two runs' rows seed against seed. */
+static void record_cell(const struct bench_vcell *c, const double *seed_ops,
+			unsigned int seeds, json_t *pa)
 {
 	char name[64];
 
-	bench_metric("ops_per_sec", "ops/s of virtual time", "higher", pa, c->ops_per_s);
+	bench_metric_mean("ops_per_sec", "ops/s of virtual time", "higher", pa, c->ops_per_s,
+			  seed_ops, seeds);
 	bench_metric("tlb_gen_transfers_per_flush", "cacheline transfers/flush", "lower", pa,
 		     c->xfers_per_flush[TLBGEN_LINE_MM_TLB_GEN]);
 	bench_metric("violations", "violations", "lower", pa, (double)c->violations);
@@ -103,7 +107,7 @@ void bench_vtable_record(const struct bench_env *e, const struct bench_vtable *t
 		json_t *pa = params(e, t, r, k);
 		double s = ref(t, r, k);
 
-		record_cell(&r->c[k], pa);
+		record_cell(&r->c[k], r->seed_ops[k], r->seeds, pa);
 		bench_metric("seeds", "runs averaged", NULL, pa, r->seeds);
 		if (k) {
 			bench_metric("change_pct", "% against the first policy", "higher", pa,

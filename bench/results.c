@@ -291,6 +291,15 @@ void bench_metric_samples(const char *name, const char *unit, const char *better
 	json_array_append_new(run.metrics, m);
 }
 
+void bench_metric_mean(const char *name, const char *unit, const char *better, json_t *params,
+		       double mean, const double *v, size_t n)
+{
+	bench_metric_samples(name, unit, better, params, v, n);
+	if (run.active && n)
+		json_object_set_new(json_array_get(run.metrics, json_array_size(run.metrics) - 1),
+				    "value", num(mean));
+}
+
 void bench_metric_round_samples(const char *name, const char *unit, const char *better,
 				json_t *params, const double *v, size_t n,
 				const unsigned int *round_sizes, size_t rounds)

@@ -65,6 +65,10 @@ void bench_metric(const char *name, const char *unit, const char *better, json_t
 /* A figure measured several times: the samples and their mean. */
 void bench_metric_samples(const char *name, const char *unit, const char *better,
 			  json_t *params, const double *v, size_t n);
+/* A mean computed by the caller (recorded as given, to the last bit) with
+ * the samples it is the mean of: each seed's figure of a virtual-time row. */
+void bench_metric_mean(const char *name, const char *unit, const char *better, json_t *params,
+		       double mean, const double *v, size_t n);
 /* The same, of samples taken in rounds: round_sizes[r] consecutive samples
  * came from round r (recorded as "round_sizes" when they add up to n), so
  * that a reader can take each round's mean as one independent sample. */

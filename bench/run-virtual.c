@@ -324,6 +324,7 @@ static void add_seed(struct bench_vrow *row, const struct bench_vcell *c, unsign
 
 	for (unsigned int k = 0; k < npol; k++) {
 		bench_vcell_add(&row->c[k], &c[k], 1);
+		row->seed_ops[k][n] = c[k].ops_per_s;
 		if (!k)
 			continue;
 		chg[k][n] = bench_pct(c[k].ops_per_s, c[0].ops_per_s);

@@ -14,7 +14,8 @@ Checks: a directory against itself shows no change; the two runs show no
 metric at p < 0.01 although their per-interval samples, taken as if
 independent, would (the fixtures can tell the two statistics apart); each
 round counts once; a metric in one directory only is listed; bad arguments
-exit 2 with a message; merge keeps each run's rounds.
+exit 2 with a message; merge keeps each run's rounds; virtual-time rows
+count their seeds, and two machine models are named as why nothing pairs.
 usage: compare.py TLBGEN-BENCH FIXTURES-DIR
 """
 import json
@@ -160,6 +161,40 @@ def bad_args(bench, a, tmp):
               f"stderr names {word!r}: {p.stderr.strip()[:120]!r}")
 
 
+def virtual_seeds(bench, tmp):
+    """Virtual-time rows are means over seeds: compare counts the seeds each
+    side recorded (its "seeds" metric) and tests ops_per_sec seed against
+    seed; two machine models pair nothing, and the document says which
+    param differs."""
+    short = ["tlb_flush1", "--mode", "virtual", "-t", "2,4", "--ms", "1", "--warmup", "0",
+             "--runs", "4", "-p", "v6.8", "-p", "v6.14"]
+    dirs = {}
+    for tag, extra in (("a", []), ("b", ["--seed", "11"]), ("c", ["--machine", "skx-2s-80"])):
+        dirs[tag] = os.path.join(tmp, "virtual-" + tag)
+        p = subprocess.run([bench, "--out", dirs[tag]] + short + extra, capture_output=True,
+                           text=True, timeout=120)
+        if not check(p.returncode == 0, f"virtual run {tag}: exit {p.returncode} {p.stderr[:200]}"):
+            return
+    seeds = {json.dumps(m["params"], sort_keys=True): m["value"]
+             for m in load(dirs["a"])["metrics"] if m["name"] == "seeds"}
+    _, doc = compare(bench, "--all", "--json", "-", dirs["a"], dirs["b"])
+    ops = [m for m in doc["metrics"] if m["name"] == "ops_per_sec"] if doc else []
+    n_ok = [m["changes"][0]["n_a"] == m["changes"][0]["n_b"] ==
+            seeds[json.dumps(m["params"], sort_keys=True)] == 4 for m in ops]
+    check(len(ops) == 4 and all(n_ok), f"virtual ops_per_sec: n a side = its seeds, 4 ({n_ok})")
+    check(any(isinstance(m["changes"][0]["p"], float) and m["dirs"][0]["sd"] for m in ops),
+          "virtual ops_per_sec: a p where the seeds spread")
+    xf = [m["changes"][0] for m in (doc or {"metrics": []})["metrics"]
+          if m["name"] == "tlb_gen_transfers_per_flush"]
+    check(xf and all(c["n_a"] == c["n_b"] == 4 and c["p"] is None and "seeds" in c["no_test"]
+                     for c in xf),
+          f"a seeds' mean kept as one value: n 4/4, no p, says why ({xf[:1]})")
+    p, doc = compare(bench, "--json", "-", dirs["a"], dirs["c"])
+    diff = doc["directories"][1].get("params_differ") if doc else None
+    check(diff == [{"param": "machine", "a": ["skylake-56"], "b": ["skx-2s-80"]}],
+          f"two machine models: params_differ names the machine ({diff})")
+
+
 def json_file(bench, a, b, tmp):
     """--json FILE: the same document as --json -, the text on stdout."""
     f = os.path.join(tmp, "cmp.json")
@@ -205,6 +240,7 @@ def main(argv):
         one_side(bench, a, b, tmp)
         bad_args(bench, a, tmp)
         json_file(bench, a, b, tmp)
+        virtual_seeds(bench, tmp)
         merged_rounds(bench, a, b, tmp)
     finally:
         shutil.rmtree(tmp)
