@@ -330,6 +330,25 @@ TLBGEN_API int tlbgen_system__set_line_ids(struct tlbgen_system *sys, enum tlbge
 	return 0;
 }
 
+/* The user's flush-done callback, marked as running so that an operation
+ * it starts gets -EDEADLK (tlbgen__check_op()), as one from a cross-CPU
+ * callback does. In threaded mode callbacks of several initiators run at
+ * once, each on its own CPU's thread: only the initiator is marked. */
+static void flush_done_guard(void *ctx, unsigned int initiator)
+{
+	struct tlbgen_system *sys = ctx;
+	struct tlbgen_cpu *c = tlbgen__cpu(sys, initiator);
+	bool shared = sys->mode != TLBGEN_MODE_THREADED;
+
+	c->priv.in_flush_done = true;
+	if (shared)
+		sys->user_done.running = true;
+	sys->user_done.fn(sys->user_done.ctx, initiator);
+	if (shared)
+		sys->user_done.running = false;
+	c->priv.in_flush_done = false;
+}
+
 TLBGEN_API int tlbgen_system__set_flush_done(struct tlbgen_system *sys, tlbgen_flush_done_fn fn,
 					     void *ctx)
 {
@@ -337,8 +356,10 @@ TLBGEN_API int tlbgen_system__set_flush_done(struct tlbgen_system *sys, tlbgen_f
 		return -EINVAL;
 	if (tlbgen__check_quiescent(sys))
 		return -EBUSY;
-	sys->flush_done = fn;
-	sys->flush_done_ctx = fn ? ctx : NULL;
+	sys->user_done.fn = fn;
+	sys->user_done.ctx = fn ? ctx : NULL;
+	sys->flush_done = fn ? flush_done_guard : NULL;
+	sys->flush_done_ctx = fn ? sys : NULL;
 	return 0;
 }
 

@@ -124,8 +124,11 @@ typedef void (*tlbgen_flush_done_fn)(void *ctx, unsigned int initiator);
  * INVLPGB flushes on x86 are included (they end in the same wait). Not
  * called for tlbgen_smp_call_function_single(), nor on arm64 and powerpc,
  * whose broadcast flushes complete within the call and leave no CPU waiting.
- * The callback must not start operations on `sys` (it runs inside one);
- * queries (tlbgen_cpu__is_waiting(), tlbgen_stats__cpu(), ...) are fine.
+ * The callback runs inside an operation on `sys`: an operation it starts
+ * (a flush, a switch_mm, a call: any that takes a CPU) returns -EDEADLK,
+ * as from a cross-CPU callback, on the initiator (and in stepped and
+ * virtual-time mode on every CPU); queries (tlbgen_cpu__is_waiting(),
+ * tlbgen_stats__cpu(), ...) are fine.
  * Errors: -EINVAL (NULL sys), -EBUSY while a flush is in flight or threads
  * are attached. Not thread-safe against operations on `sys`: call it before
  * the run. In threaded mode the callback runs on several threads at once.

@@ -22,6 +22,15 @@ int tlbgen__check_op(const struct tlbgen_system *sys, unsigned int cpu)
 	 */
 	if (tlbgen__irqs_disabled(sys, cpu))
 		return -EDEADLK;
+	/*
+	 * From the flush-done callback: it runs inside the operation that
+	 * ended the flush (stepped: a deliver on the host thread, for any
+	 * CPU; threaded and virtual time: the initiator's end of its wait).
+	 * A flush started there would end in the callback again, and again.
+	 */
+	if (tlbgen__cpu(sys, cpu)->priv.in_flush_done ||
+	    (sys->user_done.running && sys->mode != TLBGEN_MODE_THREADED))
+		return -EDEADLK;
 	return 0;
 }
 

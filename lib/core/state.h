@@ -141,7 +141,7 @@ struct tlbgen_cpu {
 		uint64_t nr_flush_recs;	/* oracle: flushes this CPU has numbered */
 		_Atomic(struct tlbgen_mm *) flush_mm;	/* mm of the flush in flight, for mm__destroy */
 		bool waiting;		/* stepped: waiting for acknowledgements */
-		bool run_remote;
+		bool run_remote, in_flush_done;	/* in_flush_done: in its flush-done callback */
 		bool wait_preemptible;	/* stepped: that wait may be preempted */
 		unsigned int outstanding;	/* stepped: csds not yet unlocked */
 		tlbgen_done_fn done;
@@ -409,8 +409,9 @@ struct tlbgen_system {
 	struct tlbgen_trace_ops trace;
 	bool tracing;
 	struct tlbgen_line_idmap line_ids;	/* the ids trace hooks see */
-	tlbgen_flush_done_fn flush_done;	/* tlbgen_system__set_flush_done() */
+	tlbgen_flush_done_fn flush_done;	/* the guard of user_done (lib/system.c), or NULL */
 	void *flush_done_ctx;
+	struct { tlbgen_flush_done_fn fn; void *ctx; bool running; } user_done;	/* set_flush_done() */
 
 	atomic_int waiting_cpus;		/* initiators in flight */
 	atomic_int attached_cpus;		/* threaded: attached threads */

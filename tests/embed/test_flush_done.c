@@ -91,6 +91,67 @@ static void test_flush_done_once(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/*
+ * A callback that starts operations: each is refused with -EDEADLK, on the
+ * initiator and (stepped, virtual time) on another CPU, and nothing it
+ * tried is in flight afterwards. It tries only its first few times, so a
+ * library that accepted the flush would not loop here forever.
+ */
+struct nest_rec {
+	struct tlbgen_system *sys;
+	struct tlbgen_mm *mm;
+	unsigned int calls, accepted, other;	/* other: a CPU besides the initiator */
+	int rc_self, rc_other, rc_switch;
+};
+
+static void on_done_nest(void *ctx, unsigned int initiator)
+{
+	struct nest_rec *n = ctx;
+	unsigned int other = (initiator + 1) % NR;
+
+	if (n->calls++ >= 3)
+		return;
+	n->rc_self = tlbgen_flush_tlb_page(n->sys, initiator, n->mm, PG(9));
+	n->rc_switch = tlbgen_switch_mm(n->sys, initiator, n->mm);
+	n->accepted += n->rc_self == 0;
+	if (n->other) {
+		n->rc_other = tlbgen_flush_tlb_page(n->sys, other, n->mm, PG(9));
+		n->accepted += n->rc_other == 0;
+	}
+}
+
+static void test_flush_done_nested(void **state)
+{
+	struct tlbgen_system *sys = t_sys("v6.0", NR, 5);
+	struct nest_rec n = { .sys = sys, .other = 1 };
+
+	(void)state;
+	n.mm = t_mm(sys, 64);
+	assert_int_equal(tlbgen_system__set_flush_done(sys, on_done_nest, &n), 0);
+	t_switch_all(sys, 0, 3, n.mm);
+	/* Completes in a deliver: the callback runs inside tlbgen_deliver(). */
+	assert_int_equal(tlbgen_flush_tlb_page(sys, 2, n.mm, PG(1)), 0);
+	t_idle(sys);
+	assert_int_equal(n.calls, 1);
+	assert_int_equal(n.rc_self, -EDEADLK);
+	assert_int_equal(n.rc_other, -EDEADLK);
+	assert_int_equal(n.rc_switch, -EDEADLK);
+	/* Completes inside the flush call (no one else runs the mm). */
+	t_switch_all(sys, 0, NR - 1, t_mm(sys, 64));
+	assert_int_equal(tlbgen_switch_mm(sys, 4, n.mm), 0);
+	assert_int_equal(tlbgen_flush_tlb_page(sys, 4, n.mm, PG(2)), 0);
+	assert_int_equal(n.calls, 2);
+	assert_int_equal(n.accepted, 0);
+	for (unsigned int c = 0; c < NR; c++)
+		assert_int_equal(tlbgen_cpu__is_waiting(sys, c), 0);
+	/* Outside the callback the same operations are accepted again. */
+	assert_int_equal(tlbgen_flush_tlb_page(sys, 5, n.mm, PG(3)), 0);
+	t_idle(sys);
+	assert_int_equal(n.calls, 3);
+	assert_int_equal(n.accepted, 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /* splitmix64 */
 static uint64_t rnd(uint64_t *s)
 {
@@ -218,6 +279,40 @@ static void test_flush_done_virtual(void **state)
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }
 
+/* Virtual time: a flush started from the callback is refused on the
+ * initiator's virtual CPU (-EDEADLK) and on another (-EPERM: not its
+ * program), and the run goes on. */
+static void test_flush_done_virtual_nested(void **state)
+{
+	struct tlbgen_machine m;
+	struct tlbgen_system *sys;
+	struct vt_wis w = { 0 };
+	struct nest_rec n = { .other = 1 };
+	int ret;
+
+	(void)state;
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NR, .mode = TLBGEN_MODE_VIRTUAL,
+		    .profile = "v6.0", .seed = 3, .machine = &m);
+	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	n.sys = sys;
+	w.mm = n.mm = t_mm(sys, NR);
+	assert_int_equal(tlbgen_system__set_flush_done(sys, on_done_nest, &n), 0);
+	for (unsigned int c = 0; c < NR; c++)
+		assert_int_equal(tlbgen_cpu__spawn(sys, c, vt_wis_thread, &w), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, 200 * 1000), 0);
+	for (unsigned int c = 0; c < NR; c++) {
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_true(n.calls > 3);
+	assert_int_equal(n.accepted, 0);
+	assert_int_equal(n.rc_self, -EDEADLK);
+	assert_int_equal(n.rc_switch, -EDEADLK);
+	assert_int_equal(n.rc_other, -EPERM);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
 /*
  * Threaded mode, stable ids asked for: two CPU threads flush a fixed number
  * of times each; every flush completes once on its own thread, and the ids
@@ -229,7 +324,8 @@ struct thr {
 	struct tlbgen_mm *mm;
 	atomic_uint done_calls[2], finished;
 	atomic_uint line_events;
-	atomic_bool bad_id;
+	atomic_bool bad_id, nested_accepted;
+	struct tlbgen_system *sys;
 	atomic_uintptr_t max_id;
 };
 
@@ -237,7 +333,10 @@ static void thr_done(void *ctx, unsigned int initiator)
 {
 	struct thr *t = ctx;
 
-	atomic_fetch_add(&t->done_calls[initiator], 1);
+	/* Its own flush from inside its completion: refused, not a loop. */
+	if (atomic_fetch_add(&t->done_calls[initiator], 1) < 3 &&
+	    tlbgen_flush_tlb_page(t->sys, initiator, t->mm, PG(7)) != -EDEADLK)
+		atomic_store(&t->nested_accepted, true);
 }
 
 static void thr_line(void *ctx, unsigned int cpu, enum tlbgen_line line, uintptr_t id,
@@ -276,6 +375,7 @@ static void test_threaded(void **state)
 
 	(void)state;
 	memset(&t, 0, sizeof(t));
+	t.sys = sys;
 	t.mm = t_mm(sys, 4);
 	assert_int_equal(tlbgen_system__set_line_ids(sys, TLBGEN_LINE_IDS_STABLE), 0);
 	assert_int_equal(tlbgen_system__set_trace(sys, &ops), 0);
@@ -291,6 +391,7 @@ static void test_threaded(void **state)
 		assert_int_equal(atomic_load(&t.done_calls[c]), THR_FLUSHES);
 	}
 	assert_false(atomic_load(&t.bad_id));
+	assert_false(atomic_load(&t.nested_accepted));
 	assert_true(atomic_load(&t.line_events) > 2 * THR_FLUSHES);
 	/* A handful of lines (tlb_gen, cpumask, two CPUs' blocks, csds). */
 	assert_true(atomic_load(&t.max_id) / 64 < 64);
@@ -303,6 +404,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_flush_done_once),
 		cmocka_unit_test(test_flush_done_event_loop),
 		cmocka_unit_test(test_flush_done_virtual),
+		cmocka_unit_test(test_flush_done_nested),
+		cmocka_unit_test(test_flush_done_virtual_nested),
 	};
 	const struct CMUnitTest thr[] = { cmocka_unit_test(test_threaded) };
 
