@@ -105,6 +105,12 @@ TLBGEN_API void tlbgen_ipi_target__smp_rmb(struct tlbgen_ipi_target *t);
  */
 TLBGEN_API int tlbgen_ipi_target__cpu(const struct tlbgen_ipi_target *t);
 
+/*
+ * An IPI condition: asked once per CPU of the flush's mask, the initiating
+ * CPU included when it is in the mask (smp_call_function_many_cond() asks
+ * cond_func about the local CPU too, SCF_RUN_LOCAL): skipping it skips the
+ * initiator's own flush_tlb_func().
+ */
 typedef enum tlbgen_ipi_verdict (*tlbgen_ipi_cond_fn)(struct tlbgen_ipi_target *t, void *priv);
 
 struct tlbgen_policy_ops {
