@@ -45,7 +45,7 @@
 #define BENCH_O_TIME		(1U << 6)	/* --ms, --warmup (virtual), --ops (stepped) */
 #define BENCH_O_JSON		(1U << 7)	/* --json */
 #define BENCH_O_JOBS		(1U << 8)	/* -j, --jobs */
-#define BENCH_O_QUIET		(1U << 9)	/* -q, --quiet */
+#define BENCH_O_QUIET		(1U << 9)	/* -q, --quiet, -v, --verbose */
 #define BENCH_O_CALIBRATE	(1U << 10)	/* --calibrate (virtual will-it-scale) */
 #define BENCH_O_WORKLOAD	(BENCH_O_POLICY | BENCH_O_MODE | BENCH_O_MACHINE | \
 				 BENCH_O_THREADS | BENCH_O_SEED | BENCH_O_RUNS | BENCH_O_TIME | \
@@ -113,7 +113,7 @@ struct bench_env {
 	const char *json;		/* --json FILE or "-" */
 	const char *calibrate_path;	/* --calibrate FILE: a measured base rate */
 	unsigned int jobs;		/* -j: cells run at once */
-	bool quiet;
+	bool quiet, verbose;		/* -q; -v: will-it-scale's per-sample lines too */
 	unsigned int given;		/* BENCH_O_* bits given on the command line */
 	int nargs;			/* positional arguments left in args[] */
 	char **args;

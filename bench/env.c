@@ -241,7 +241,11 @@ const struct bench_opt bench_shared_opts[] = {
 		       "model fixes one per-op term on it and predicts the other\n"
 		       "policies' change under both its bounds (docs/validation.md)"),
 	SHARED(BENCH_O_QUIET, .name = "quiet", .key = 'q', .type = BOPT_FLAG, .dst = &env.quiet,
-	       .help = "less output (no per-sample lines)"),
+	       .help = "less output"),
+	SHARED(BENCH_O_QUIET, .name = "verbose", .key = 'v', .type = BOPT_FLAG,
+	       .dst = &env.verbose,
+	       .help = "threads/processes: will-it-scale's min/max/total line of\n"
+		       "every sample too (they are in results.json either way)"),
 	{ .name = "help", .key = 'h', .type = BOPT_FLAG, .help = "this text" },
 	BENCH_OPT_END,
 };

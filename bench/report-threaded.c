@@ -69,7 +69,9 @@ void cmp_print_wis(struct cmp *c)
 				printf("## will-it-scale: %s_%s, %u task%s, policy %s\n", c->name,
 				       mode_name(m), c->tasks[t], c->tasks[t] > 1 ? "s" : "",
 				       c->pol[p].label);
-				for (size_t i = 0; !c->quiet && i < n; i++)
+				/* The raw samples only when asked: a screen of them
+				 * before the table hid it (results.json keeps them). */
+				for (size_t i = 0; c->verbose && !c->quiet && i < n; i++)
 					printf("min:%.0f max:%.0f total:%.0f\n", mn[i], mx[i], tot[i]);
 				printf("average:%.0f\n", get("ops_per_sec", pa));
 				json_decref(pa);

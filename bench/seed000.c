@@ -174,6 +174,9 @@ static int seed000_run(struct bench_env *e)
 					  modes & BENCH_M_THREADED);
 	if (modes & BENCH_M_VIRTUAL)
 		ret |= seed000_virtual(e);
+	else if (!ret)
+		printf("# seed 000's 56-core tables, on a machine model (on any host): "
+		       "tlbgen-bench seed000 --mode virtual\n");
 	return ret;
 }
 

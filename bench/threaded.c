@@ -350,6 +350,7 @@ static int fill_defaults(struct cmp *c)
 	c->no_acct = bench_threaded_cfg.no_acct;
 	c->no_mesi = bench_threaded_cfg.no_mesi || !c->ops->flushes;
 	c->quiet = e->quiet;
+	c->verbose = e->verbose;
 	c->seed = e->seed;
 	c->invlpgb = e->invlpgb;
 	c->no_pcid = e->no_pcid;

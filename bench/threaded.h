@@ -81,7 +81,7 @@ struct cmp {
 	bool modes[2];		/* [0] threads, [1] processes */
 	unsigned int rounds, duration_ms, sample_ms, warmup;
 	const char *csv, *svg;
-	bool no_plot, quiet, no_mesi, no_acct, invlpgb, no_pcid;
+	bool no_plot, quiet, verbose, no_mesi, no_acct, invlpgb, no_pcid;
 	const char *kwork_spec;	/* --machine (host when not given) */
 	bool kwork_on;
 	struct tlbgen_machine kwork;
