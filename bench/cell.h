@@ -37,6 +37,7 @@ struct bench_vcell {
 	double c6_per_op;			/* sleeps in an idle state that lost the TLB */
 	long violations;
 	uint64_t points;
+	uint64_t switches;		/* coroutine switches among the points */
 };
 
 /* One virtual cell's inputs. */

@@ -15,7 +15,7 @@ extern const struct bench bench_seed000, bench_seed001, bench_seed002, bench_see
 /* Tools on the one parser, each defined in its own file. */
 extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
 	bench_merge, bench_compare, bench_explore, bench_tlbie, bench_pagefault, bench_reclaim,
-	bench_validate;
+	bench_validate, bench_vtime;
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -40,7 +40,7 @@ WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_seed002, &bench_seed003, &bench_seed004, &bench_validate, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
 	&bench_page_fault3, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
-	&bench_tlbie, &bench_transport, &bench_scale, &bench_explore, &bench_soak,
+	&bench_tlbie, &bench_transport, &bench_vtime, &bench_scale, &bench_explore, &bench_soak,
 	&bench_versions, &bench_replay, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
 	NULL,
 };

@@ -247,6 +247,7 @@ int bench_vcell_run(const struct bench_vspec *s, struct bench_vcell *out)
 		tlbgen_vtime__stats(sys, &st);
 		out->violations = tlbgen_oracle__violations(sys);
 		out->points = st.sched_points;
+		out->switches = st.switches;
 	}
 	free(p.task);
 	tlbgen_wl__destroy(p.wl);
@@ -276,6 +277,7 @@ void bench_vcell_add(struct bench_vcell *a, const struct bench_vcell *c, double 
 	a->c6_per_op += c->c6_per_op * f;
 	a->violations += c->violations;
 	a->points += c->points;
+	a->switches += c->switches;
 }
 
 /*

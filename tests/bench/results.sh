@@ -18,6 +18,7 @@ run() { # workload args...
 	fi
 }
 run transport --rounds 3 --iters 50
+run vtime --rounds 2 --cpus 4 --us 100 --points 5000
 run seed000 $short --mesi-ops 500
 mkdir -p "$tmp/virtual"
 if "$bench" --out "$tmp/virtual/seed000" seed000 --mode virtual --threads 1,2 --ms 1 \

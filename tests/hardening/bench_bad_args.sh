@@ -64,6 +64,8 @@ check_msg "tlbie: one policy" "one policy only" tlbie -p v6.0 -p latest
 check_number transport --rounds 3x
 check_number transport --iters -5
 check_number transport --cpus 0,1x
+check_number vtime --rounds 3x
+check_number vtime --points 1e6
 check_number pagefault --pages 64abc
 check_number pagefault --tasks -1
 check_msg "pagefault: a model only in virtual time" "--machine is a model for --mode virtual" pagefault --machine skylake-56
