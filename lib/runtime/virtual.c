@@ -333,13 +333,14 @@ static int vt_create(struct tlbgen_system *sys)
 		return -ENOMEM;
 	vt->sys = sys;
 	vt->v = calloc(sys->nr_cpus, sizeof(*vt->v));
-	vt->heap = calloc(sys->nr_cpus, sizeof(*vt->heap));
+	vt->heap = calloc(sys->nr_cpus, sizeof(*vt->heap) + sizeof(*vt->heap_pos));
 	vt->socket = calloc(sys->nr_cpus, sizeof(*vt->socket));
 	if (!vt->v || !vt->heap || !vt->socket ||
 	    tlbgen_coherence__create(sys->nr_cpus, &vt->dir)) {
 		vt_free(vt);
 		return -ENOMEM;
 	}
+	vt->heap_pos = (unsigned int *)&vt->heap[sys->nr_cpus];
 	for (unsigned int i = 0; i < sys->nr_cpus; i++) {
 		vt->v[i].vt = vt;
 		vt->v[i].id = i;
@@ -390,9 +391,7 @@ int tlbgen__vt_spawn(struct tlbgen_system *sys, unsigned int cpu, tlbgen_cpu_fn 
 {
 	struct tlbgen_vcpu *v = &vt_of(sys)->v[cpu];
 
-	if (tlbgen__tls.sys)
-		return -EBUSY;
-	if (v->has_program && !v->finished)
+	if (tlbgen__tls.sys || (v->has_program && !v->finished))
 		return -EBUSY;
 	v->fn = fn;
 	v->arg = arg;

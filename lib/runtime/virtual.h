@@ -48,7 +48,6 @@ struct tlbgen_vcpu {
 	uint64_t wake_at;		/* when that wake reaches the CPU */
 	struct tlbgen_vt *vt;
 	unsigned int id;
-	unsigned int heap_pos;
 	tlbgen_cpu_fn fn;
 	void *arg;
 	int ret;
@@ -57,10 +56,17 @@ struct tlbgen_vcpu {
 	uint64_t work_rng;		/* the machine's work_jitter draws (vevent.c) */
 };
 
+/* A runnable CPU in the heap, with its keys. */
+struct tlbgen_vt_heap_ent {
+	uint64_t clock, tiebreak;
+	unsigned int cpu;
+};
+
 struct tlbgen_vt {
 	struct tlbgen_system *sys;
 	struct tlbgen_vcpu *v;
-	unsigned int *heap;		/* runnable CPUs, a binary heap by (clock, tiebreak) */
+	struct tlbgen_vt_heap_ent *heap;	/* runnable CPUs, a binary heap by (clock, tiebreak) */
+	unsigned int *heap_pos;		/* each CPU's place in it (in the heap's block) */
 	unsigned int nr_heap;
 	unsigned int current;		/* the running CPU; nr_cpus: the host */
 	struct tlbgen_coro host;

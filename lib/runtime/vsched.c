@@ -17,86 +17,104 @@ static uint64_t vt_rand(struct tlbgen_vt *vt)
 
 /* ---- the run queue: a binary heap by (clock, tiebreak) ---------------------------- */
 
-static bool before(const struct tlbgen_vt *vt, unsigned int a, unsigned int b)
+/*
+ * The heap holds each runnable CPU's keys beside its number, so that a
+ * sift compares within the heap's own lines and never reaches into the
+ * CPUs' state (a struct tlbgen_vcpu is a dozen lines, a store buffer
+ * among them); heap_pos[] is apart for the same reason. (clock, tiebreak,
+ * cpu) is a strict order: the earliest CPU is one and the same whatever
+ * the heap's shape, so that shape is free to differ between two ways of
+ * reaching the same set.
+ */
+static bool ent_before(const struct tlbgen_vt_heap_ent *x, const struct tlbgen_vt_heap_ent *y)
 {
-	const struct tlbgen_vcpu *x = &vt->v[a], *y = &vt->v[b];
-
 	if (x->clock != y->clock)
 		return x->clock < y->clock;
 	if (x->tiebreak != y->tiebreak)
 		return x->tiebreak < y->tiebreak;
-	return a < b;
+	return x->cpu < y->cpu;
 }
 
-static void heap_place(struct tlbgen_vt *vt, unsigned int pos, unsigned int cpu)
+static struct tlbgen_vt_heap_ent ent_of(const struct tlbgen_vt *vt, unsigned int cpu)
 {
-	vt->heap[pos] = cpu;
-	vt->v[cpu].heap_pos = pos;
+	return (struct tlbgen_vt_heap_ent){ vt->v[cpu].clock, vt->v[cpu].tiebreak, cpu };
+}
+
+static void heap_place(struct tlbgen_vt *vt, unsigned int pos, struct tlbgen_vt_heap_ent e)
+{
+	vt->heap[pos] = e;
+	vt->heap_pos[e.cpu] = pos;
 }
 
 static void heap_up(struct tlbgen_vt *vt, unsigned int pos)
 {
-	unsigned int cpu = vt->heap[pos];
+	struct tlbgen_vt_heap_ent e = vt->heap[pos];
 
 	while (pos) {
 		unsigned int parent = (pos - 1) / 2;
 
-		if (!before(vt, cpu, vt->heap[parent]))
+		if (!ent_before(&e, &vt->heap[parent]))
 			break;
 		heap_place(vt, pos, vt->heap[parent]);
 		pos = parent;
 	}
-	heap_place(vt, pos, cpu);
+	heap_place(vt, pos, e);
 }
 
-static void heap_down(struct tlbgen_vt *vt, unsigned int pos)
+/* Put `e` at `pos` and sift it down. */
+static void heap_down_with(struct tlbgen_vt *vt, unsigned int pos, struct tlbgen_vt_heap_ent e)
 {
-	unsigned int cpu = vt->heap[pos];
-
 	for (;;) {
-		unsigned int l = 2 * pos + 1, best = pos, bcpu = cpu;
+		unsigned int l = 2 * pos + 1, best = l;
 
-		if (l < vt->nr_heap && before(vt, vt->heap[l], bcpu))
-			best = l, bcpu = vt->heap[l];
-		if (l + 1 < vt->nr_heap && before(vt, vt->heap[l + 1], bcpu))
-			best = l + 1, bcpu = vt->heap[l + 1];
-		if (best == pos)
+		if (l >= vt->nr_heap)
 			break;
-		heap_place(vt, pos, bcpu);
+		if (l + 1 < vt->nr_heap && ent_before(&vt->heap[l + 1], &vt->heap[l]))
+			best = l + 1;
+		if (!ent_before(&vt->heap[best], &e))
+			break;
+		heap_place(vt, pos, vt->heap[best]);
 		pos = best;
 	}
-	heap_place(vt, pos, cpu);
+	heap_place(vt, pos, e);
 }
 
 void tlbgen__vt_push(struct tlbgen_vt *vt, unsigned int cpu)
 {
 	vt->v[cpu].tiebreak = vt_rand(vt);
 	vt->v[cpu].state = VCPU_RUNNABLE;
-	heap_place(vt, vt->nr_heap++, cpu);
+	heap_place(vt, vt->nr_heap++, ent_of(vt, cpu));
 	heap_up(vt, vt->nr_heap - 1);
 }
 
 /* Take `cpu` out of the heap wherever it is. */
 static void heap_remove(struct tlbgen_vt *vt, unsigned int cpu)
 {
-	unsigned int pos = vt->v[cpu].heap_pos, last = vt->heap[--vt->nr_heap];
+	unsigned int pos = vt->heap_pos[cpu];
+	struct tlbgen_vt_heap_ent last = vt->heap[--vt->nr_heap];
 
 	if (pos == vt->nr_heap)
 		return;
-	heap_place(vt, pos, last);
-	heap_down(vt, pos);
-	heap_up(vt, vt->v[last].heap_pos);
+	heap_down_with(vt, pos, last);
+	heap_up(vt, vt->heap_pos[last.cpu]);
 }
 
 unsigned int tlbgen__vt_pop(struct tlbgen_vt *vt)
 {
-	unsigned int top = vt->heap[0];
+	unsigned int top = vt->heap[0].cpu;
 
-	if (--vt->nr_heap) {
-		heap_place(vt, 0, vt->heap[vt->nr_heap]);
-		heap_down(vt, 0);
-	}
+	if (--vt->nr_heap)
+		heap_down_with(vt, 0, vt->heap[vt->nr_heap]);
 	return top;
+}
+
+/* A CPU's clock moved back while it waits in the heap (tlbgen__vt_wake()). */
+static void heap_earlier(struct tlbgen_vt *vt, unsigned int cpu)
+{
+	unsigned int pos = vt->heap_pos[cpu];
+
+	vt->heap[pos].clock = vt->v[cpu].clock;
+	heap_up(vt, pos);
 }
 
 /* ---- switching ------------------------------------------------------------------------ */
@@ -130,9 +148,9 @@ void tlbgen__vt_switch(struct tlbgen_vt *vt, unsigned int from, unsigned int to)
 
 static bool in_heap(const struct tlbgen_vt *vt, unsigned int cpu)
 {
-	unsigned int pos = vt->v[cpu].heap_pos;
+	unsigned int pos = vt->heap_pos[cpu];
 
-	return pos < vt->nr_heap && vt->heap[pos] == cpu;
+	return pos < vt->nr_heap && vt->heap[pos].cpu == cpu;
 }
 
 /*
@@ -151,7 +169,7 @@ static unsigned int vt_choose(struct tlbgen_vt *vt, unsigned int cur, bool cur_r
 		if (cur_runs)
 			o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, cur };
 		else if (vt->nr_heap)
-			o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, vt->heap[0] };
+			o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, vt->heap[0].cpu };
 		for (unsigned int i = 0; i < nr; i++)
 			if (in_heap(vt, i) && i != o[0].cpu)
 				o[n++] = (struct tlbgen_vt_option){ TLBGEN_VT_RUN, i };
@@ -197,6 +215,7 @@ unsigned int tlbgen__vt_first(struct tlbgen_vt *vt)
 /* The running CPU passes a scheduling point at its clock. */
 void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu)
 {
+	struct tlbgen_vt_heap_ent me;
 	unsigned int next;
 
 	vt->stats.sched_points++;
@@ -208,13 +227,21 @@ void tlbgen__vt_sched(struct tlbgen_vt *vt, unsigned int cpu)
 		vt->v[cpu].state = VCPU_RUNNING;
 		return;
 	}
-	if (!vt->nr_heap || before(vt, cpu, vt->heap[0]))
+	me = ent_of(vt, cpu);
+	if (!vt->nr_heap || ent_before(&me, &vt->heap[0]))
 		return;
-	/* Pushing draws a new tiebreak, so the CPU may still come out first. */
-	tlbgen__vt_push(vt, cpu);
-	next = tlbgen__vt_pop(vt);
-	if (next != cpu)
-		tlbgen__vt_switch(vt, cpu, next);
+	/*
+	 * What a push and a pop would do, in one sift: the push draws a new
+	 * tiebreak, so the CPU may still come out first; else the earliest
+	 * leaves the heap and this CPU takes its place.
+	 */
+	vt->v[cpu].tiebreak = me.tiebreak = vt_rand(vt);
+	if (ent_before(&me, &vt->heap[0]))
+		return;
+	next = vt->heap[0].cpu;
+	vt->v[cpu].state = VCPU_RUNNABLE;
+	heap_down_with(vt, 0, me);
+	tlbgen__vt_switch(vt, cpu, next);
 	vt->v[cpu].state = VCPU_RUNNING;
 }
 
@@ -289,7 +316,7 @@ void tlbgen__vt_wake(struct tlbgen_vt *vt, unsigned int cpu, uint64_t t)
 	} else if (v->state == VCPU_RUNNABLE && t < v->clock) {
 		vt->stats.time[v->sleep_kind] -= v->clock - t;
 		v->clock = t;
-		heap_up(vt, v->heap_pos);
+		heap_earlier(vt, cpu);
 	}
 }
 
