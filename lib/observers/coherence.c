@@ -18,16 +18,27 @@
 
 enum line_state { LINE_NOWHERE = 0, LINE_OWNED, LINE_SHARED };
 
+/*
+ * 32 bytes, two to a cacheline: the table is probed once per access of a
+ * virtual-time run, at random, so its size is what the host's caches see.
+ * Up to 64 CPUs the sharers are a word in the entry, not a block of their
+ * own another miss away.
+ */
 struct line {
 	uintptr_t id;
+	uint64_t busy_until;	/* virtual time: a transfer of it is in progress */
+	union {
+		uint64_t word;	/* nr_cpus <= 64 */
+		uint64_t *bits;	/* nr_cpus bits */
+	} sharers;
+	uint16_t owner;		/* LINE_OWNED */
+	uint16_t nr_sharers;	/* LINE_SHARED */
 	bool used;
 	bool dirty;		/* owner holds it M (else E) */
 	uint8_t state;		/* enum line_state */
-	unsigned int owner;	/* LINE_OWNED */
-	unsigned int nr_sharers;/* LINE_SHARED */
-	uint64_t *sharers;	/* nr_cpus bits */
-	uint64_t busy_until;	/* virtual time: a transfer of it is in progress */
 };
+
+_Static_assert(TLBGEN_MAX_CPUS <= UINT16_MAX, "a line's owner and sharer count are 16 bits");
 
 struct tlbgen_coherence {
 	unsigned int nr_cpus;
@@ -56,6 +67,16 @@ TLBGEN_API const char *tlbgen_line_name(enum tlbgen_line line)
 	return (unsigned int)line < TLBGEN_LINE_NR ? line_names[line] : NULL;
 }
 
+/* Zeroed, cacheline-aligned: no entry straddles two lines. */
+static struct line *alloc_lines(size_t n)
+{
+	struct line *l = aligned_alloc(64, n * sizeof(*l));
+
+	if (l)
+		memset(l, 0, n * sizeof(*l));
+	return l;
+}
+
 TLBGEN_API int tlbgen_coherence__create(unsigned int nr_cpus, struct tlbgen_coherence **out)
 {
 	struct tlbgen_coherence *c;
@@ -68,7 +89,7 @@ TLBGEN_API int tlbgen_coherence__create(unsigned int nr_cpus, struct tlbgen_cohe
 	c->nr_cpus = nr_cpus;
 	c->words = (nr_cpus + 63) / 64;
 	c->cap = 64;
-	c->lines = calloc(c->cap, sizeof(*c->lines));
+	c->lines = alloc_lines(c->cap);
 	c->counts = calloc((size_t)nr_cpus * TLBGEN_LINE_NR, sizeof(*c->counts));
 	if (!c->lines || !c->counts) {
 		free(c->lines);
@@ -81,17 +102,23 @@ TLBGEN_API int tlbgen_coherence__create(unsigned int nr_cpus, struct tlbgen_cohe
 	return 0;
 }
 
-static void free_lines(struct line *lines, size_t cap)
+static uint64_t *sharers(const struct tlbgen_coherence *c, struct line *l)
 {
-	for (size_t i = 0; i < cap; i++)
-		free(lines[i].sharers);
+	return c->words == 1 ? &l->sharers.word : l->sharers.bits;
+}
+
+static void free_lines(const struct tlbgen_coherence *c)
+{
+	for (size_t i = 0; c->words > 1 && i < c->cap; i++)
+		if (c->lines[i].used)
+			free(c->lines[i].sharers.bits);
 }
 
 TLBGEN_API void tlbgen_coherence__destroy(struct tlbgen_coherence *c)
 {
 	if (!c)
 		return;
-	free_lines(c->lines, c->cap);
+	free_lines(c);
 	free(c->lines);
 	free(c->counts);
 	pthread_mutex_destroy(&c->lock);
@@ -120,7 +147,7 @@ static struct line *probe(struct line *lines, size_t cap, uintptr_t id)
 static int grow(struct tlbgen_coherence *c)
 {
 	size_t ncap = c->cap * 2;
-	struct line *n = calloc(ncap, sizeof(*n));
+	struct line *n = alloc_lines(ncap);
 
 	if (!n)
 		return -ENOMEM;
@@ -141,9 +168,12 @@ static struct line *lookup(struct tlbgen_coherence *c, uintptr_t id)
 		return NULL;
 	l = probe(c->lines, c->cap, id);
 	if (!l->used) {
-		l->sharers = calloc(c->words, sizeof(uint64_t));
-		if (!l->sharers)
-			return NULL;
+		l->sharers.word = 0;
+		if (c->words > 1) {
+			l->sharers.bits = calloc(c->words, sizeof(uint64_t));
+			if (!l->sharers.bits)
+				return NULL;
+		}
 		l->used = true;
 		l->id = id;
 		l->state = LINE_NOWHERE;
@@ -164,10 +194,10 @@ static void set_bit(uint64_t *b, unsigned int n)
 
 static void make_owner(struct tlbgen_coherence *c, struct line *l, unsigned int cpu, bool dirty)
 {
-	memset(l->sharers, 0, c->words * sizeof(uint64_t));
+	memset(sharers(c, l), 0, c->words * sizeof(uint64_t));
 	l->nr_sharers = 0;
 	l->state = LINE_OWNED;
-	l->owner = cpu;
+	l->owner = (uint16_t)cpu;
 	l->dirty = dirty;
 }
 
@@ -176,13 +206,13 @@ static void make_owner(struct tlbgen_coherence *c, struct line *l, unsigned int 
  * every one is on cpu's socket (a write waits for every invalidation ack),
  * else whether any is (a read takes the nearest copy).
  */
-static bool sharers_near(const struct tlbgen_coherence *c, const struct line *l, unsigned int cpu,
+static bool sharers_near(const struct tlbgen_coherence *c, struct line *l, unsigned int cpu,
 			 bool all)
 {
 	if (!c->socket)
 		return true;
 	for (size_t w = 0; w < c->words; w++) {
-		uint64_t bits = l->sharers[w];
+		uint64_t bits = sharers(c, l)[w];
 
 		while (bits) {
 			unsigned int s = (unsigned int)(w * 64) + (unsigned int)__builtin_ctzll(bits);
@@ -244,15 +274,15 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 			/* The owner supplies the data and both end up S. */
 			n->downgrades++;
 			l->state = LINE_SHARED;
-			memset(l->sharers, 0, c->words * sizeof(uint64_t));
-			set_bit(l->sharers, l->owner);
-			set_bit(l->sharers, cpu);
+			memset(sharers(c, l), 0, c->words * sizeof(uint64_t));
+			set_bit(sharers(c, l), l->owner);
+			set_bit(sharers(c, l), cpu);
 			l->nr_sharers = 2;
 			l->dirty = false;
 		}
 		break;
 	case LINE_SHARED:
-		if (test_bit(l->sharers, cpu)) {
+		if (test_bit(sharers(c, l), cpu)) {
 			if (!write)
 				break;
 			if (l->nr_sharers > 1) {
@@ -277,7 +307,7 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 			make_owner(c, l, cpu, true);
 		} else {
 			n->shared_reads++;
-			set_bit(l->sharers, cpu);
+			set_bit(sharers(c, l), cpu);
 			l->nr_sharers++;
 		}
 		break;
@@ -377,7 +407,7 @@ TLBGEN_API int tlbgen_coherence__reset(struct tlbgen_coherence *c, bool forget_l
 	pthread_mutex_lock(&c->lock);
 	memset(c->counts, 0, (size_t)c->nr_cpus * TLBGEN_LINE_NR * sizeof(*c->counts));
 	if (forget_lines) {
-		free_lines(c->lines, c->cap);
+		free_lines(c);
 		memset(c->lines, 0, c->cap * sizeof(*c->lines));
 		c->used = 0;
 	}
