@@ -27,26 +27,40 @@ struct tlbgen_tlb_entry {
 	uint8_t valid;
 };
 
+/*
+ * has[b * set_words + w], bit s % 64 of word s / 64: set s may hold a valid
+ * entry of an ASID in bucket b (asid % TLB_BUCKETS). A superset: a fill
+ * sets the bit, only a flush of the ASID that scans the set clears it. A
+ * full flush of one ASID (flush_tlb_local(), a flushing CR3 write: tens a
+ * shootdown) then visits the sets that hold it, not the whole array.
+ */
+#define TLB_BUCKETS	16
+
 struct tlbgen_simtlb {
 	atomic_uint lock;	/* threaded with INVLPGB only */
-	unsigned int sets, ways;
+	unsigned int sets, ways, set_words;
 	uint32_t tick;
+	uint64_t *has;		/* TLB_BUCKETS * set_words words, after e[] */
 	struct tlbgen_tlb_entry e[];
 };
 
 int tlbgen__simtlb_init(struct tlbgen_system *sys, unsigned int cpu)
 {
 	size_t n = (size_t)sys->tlb_sets * sys->tlb_ways;
+	unsigned int words = (sys->tlb_sets + 63) / 64;
 	struct tlbgen_simtlb *t;
 
 	if (!tlbgen__oracle_on(sys))
 		return 0;
 	/* The CPU's own, on its node, away from other CPUs' lines. */
-	t = tlbgen__cpu_alloc(sys, cpu, sizeof(*t) + n * sizeof(t->e[0]));
+	t = tlbgen__cpu_alloc(sys, cpu, sizeof(*t) + n * sizeof(t->e[0]) +
+					       (size_t)TLB_BUCKETS * words * sizeof(uint64_t));
 	if (!t)
 		return -ENOMEM;
 	t->sets = sys->tlb_sets;
 	t->ways = sys->tlb_ways;
+	t->set_words = words;
+	t->has = (uint64_t *)&t->e[n];
 	tlbgen__cpu(sys, cpu)->priv.tlb = t;
 	return 0;
 }
@@ -103,8 +117,11 @@ static struct tlbgen_tlb_entry *tlb_lookup(struct tlbgen_simtlb *t, uint16_t asi
 static void tlb_fill(struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn,
 		     uint64_t ctx_id, uint64_t version)
 {
-	struct tlbgen_tlb_entry *set = &t->e[(size_t)tlb_set(t, asid, vpn) * t->ways];
+	unsigned int s = tlb_set(t, asid, vpn);
+	struct tlbgen_tlb_entry *set = &t->e[(size_t)s * t->ways];
 	struct tlbgen_tlb_entry *victim = &set[0];
+
+	t->has[(size_t)(asid % TLB_BUCKETS) * t->set_words + s / 64] |= 1ULL << (s % 64);
 
 	for (unsigned int w = 0; w < t->ways; w++) {
 		if (!set[w].valid) {
@@ -120,11 +137,27 @@ static void tlb_fill(struct tlbgen_simtlb *t, uint16_t asid, unsigned long vpn,
 	};
 }
 
+/* Every entry of `asid`, in the sets that may hold one; a set left with no
+ * valid entry of the bucket is taken off its list. */
 static void tlb_flush_all_asid(struct tlbgen_simtlb *t, uint16_t asid)
 {
-	for (size_t i = 0; i < (size_t)t->sets * t->ways; i++)
-		if (t->e[i].asid == asid)
-			t->e[i].valid = 0;
+	uint64_t *has = &t->has[(size_t)(asid % TLB_BUCKETS) * t->set_words];
+
+	for (unsigned int w = 0; w < t->set_words; w++) {
+		for (uint64_t bits = has[w]; bits; bits &= bits - 1) {
+			unsigned int s = w * 64 + (unsigned int)__builtin_ctzll(bits);
+			struct tlbgen_tlb_entry *set = &t->e[(size_t)s * t->ways];
+			bool left = false;
+
+			for (unsigned int i = 0; i < t->ways; i++) {
+				if (set[i].asid == asid)
+					set[i].valid = 0;
+				left |= set[i].valid && set[i].asid % TLB_BUCKETS == asid % TLB_BUCKETS;
+			}
+			if (!left)
+				has[w] &= ~(1ULL << (s % 64));
+		}
+	}
 }
 
 /* flush_tlb_local() / a flushing CR3 load: every entry of one ASID. */
