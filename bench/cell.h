@@ -38,6 +38,7 @@ struct bench_vcell {
 	long violations;
 	uint64_t points;
 	uint64_t switches;		/* coroutine switches among the points */
+	uint64_t lines;			/* cachelines the MESI directory holds at the end */
 };
 
 /* One virtual cell's inputs. */

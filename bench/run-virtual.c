@@ -248,6 +248,7 @@ int bench_vcell_run(const struct bench_vspec *s, struct bench_vcell *out)
 		out->violations = tlbgen_oracle__violations(sys);
 		out->points = st.sched_points;
 		out->switches = st.switches;
+		out->lines = st.lines;
 	}
 	free(p.task);
 	tlbgen_wl__destroy(p.wl);
@@ -278,6 +279,8 @@ void bench_vcell_add(struct bench_vcell *a, const struct bench_vcell *c, double 
 	a->violations += c->violations;
 	a->points += c->points;
 	a->switches += c->switches;
+	if (c->lines > a->lines)
+		a->lines = c->lines;
 }
 
 /*

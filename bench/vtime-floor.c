@@ -113,7 +113,7 @@ static void vf_main(void *arg)
 			continue;
 		}
 		f->left--;
-		/* Half its own line (a csd, its cpu_tlbstate), half any line. */
+		/* Half its own line (its cpu_tlbstate, a csd), half any line. */
 		r = vf_rand(&f->rng);
 		line = r & 1 ? me->id : (unsigned int)((r >> 1) % f->nr_lines);
 		d = vf_lookup(f, (uintptr_t)(f->lines + (size_t)line * VF_LINE));
@@ -149,16 +149,16 @@ static double thread_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-int vfloor_run(unsigned int cpus, uint64_t points, const struct tlbgen_machine *m,
-	       uint64_t seed, struct vfloor_result *out)
+int vfloor_run(unsigned int cpus, unsigned int lines, uint64_t points,
+	       const struct tlbgen_machine *m, uint64_t seed, struct vfloor_result *out)
 {
-	struct vf f = { .n = cpus, .nr_lines = 2 * cpus + 8, .left = points,
+	struct vf f = { .n = cpus, .nr_lines = lines, .left = points,
 			.rng = seed | 1, .hit = m->hit, .transfer = m->same_socket,
 			.memory = m->memory };
 	double t0;
 	int err = 0;
 
-	if (!cpus)
+	if (!cpus || lines < cpus)
 		return -EINVAL;
 	for (f.cap = 16; f.cap < 4 * (size_t)f.nr_lines; f.cap *= 2)
 		;

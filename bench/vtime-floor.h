@@ -20,10 +20,10 @@ struct vfloor_result {
 	double ns;		/* this thread's CPU time over them */
 };
 
-/* Run `points` bare scheduling points among `cpus` coroutines, the costs
- * from `m` (hit, same_socket, memory), the lines' choice seeded by `seed`.
- * 0, or -ENOMEM. */
-int vfloor_run(unsigned int cpus, uint64_t points, const struct tlbgen_machine *m,
-	       uint64_t seed, struct vfloor_result *out);
+/* Run `points` bare scheduling points among `cpus` coroutines over `lines`
+ * cachelines (at least `cpus`), the costs from `m` (hit, same_socket,
+ * memory), the lines' choice seeded by `seed`. 0, -EINVAL or -ENOMEM. */
+int vfloor_run(unsigned int cpus, unsigned int lines, uint64_t points,
+	       const struct tlbgen_machine *m, uint64_t seed, struct vfloor_result *out);
 
 #endif

@@ -3,11 +3,13 @@
  * bench/vtime.c - tlbgen-bench vtime: the virtual-time engine's cost per
  * scheduling point against its floor, side by side in one run.
  *
- * In interleaved rounds: the floor (bench/vtime-floor.c: one point written
- * bare, a coroutine switch, a directory lookup, a clock update and the
- * pick of the earliest CPU), then the library on a fixed workload: one
- * virtual cell of will-it-scale tlb_flush1 (threads, v6.0) on the same
- * number of CPUs. Each is timed by the host thread's CPU time (the other
+ * In interleaved rounds: the library on a fixed workload, one virtual cell
+ * of will-it-scale tlb_flush1 (threads, v6.0), then the floor
+ * (bench/vtime-floor.c: one point written bare, a coroutine switch, a
+ * directory lookup, a clock update and the pick of the earliest CPU) on
+ * as many CPUs and among as many cachelines as the cell touched (the csds
+ * alone are one per pair of CPUs): a lookup in a directory of 2000 lines
+ * is not one in a directory of 100. Each is timed by the host thread's CPU time (the other
  * processes on a shared host do not count) and divided by its points. The
  * median of the per-round engine/floor ratios is the engine's overhead.
  */
@@ -47,6 +49,7 @@ struct vtime_round {
 	double floor_ns, engine_ns;		/* per point */
 	double floor_switches, engine_switches;	/* per point */
 	double engine_points;
+	unsigned int lines;			/* the engine's; the floor's too */
 };
 
 static double thread_ns(void)
@@ -74,6 +77,7 @@ static int engine_round(const struct bench_env *e, uint64_t seed, struct vtime_r
 	if (!c.points)
 		return -ERANGE;
 	r->engine_points = (double)c.points;
+	r->lines = c.lines > o.cpus ? (unsigned int)c.lines : o.cpus;
 	r->engine_ns /= (double)c.points;
 	r->engine_switches = (double)c.switches / (double)c.points;
 	return 0;
@@ -82,7 +86,7 @@ static int engine_round(const struct bench_env *e, uint64_t seed, struct vtime_r
 static int floor_round(const struct bench_env *e, uint64_t seed, struct vtime_round *r)
 {
 	struct vfloor_result f;
-	int err = vfloor_run(o.cpus, o.points, &e->machine, seed, &f);
+	int err = vfloor_run(o.cpus, r->lines, o.points, &e->machine, seed, &f);
 
 	if (err)
 		return err;
@@ -127,6 +131,7 @@ static void record(const struct vtime_round *r, json_t *pa)
 	bench_metric_samples("engine_ns_per_point", "ns", "lower", pa, en, o.rounds);
 	bench_metric("engine_points_per_round", "scheduling points", NULL, pa,
 		     r[0].engine_points);
+	bench_metric("lines", "cachelines", NULL, pa, r[0].lines);
 	bench_metric("median_floor_ns_per_point", "ns", "lower", pa, median(fl, o.rounds));
 	bench_metric("median_engine_ns_per_point", "ns", "lower", pa, median(en, o.rounds));
 	bench_metric("ratio_to_floor", "ratio (median of rounds)", "lower", pa,
@@ -165,9 +170,9 @@ static int vtime_run(struct bench_env *e)
 	bench_meta_param("points", json_integer(o.points));
 	/* Interleaved: a host that slows down mid-run slows both alike. */
 	for (unsigned int i = 0; !err && i < o.rounds; i++) {
-		err = floor_round(e, e->seed + i, &r[i]);
+		err = engine_round(e, e->seed + i, &r[i]);
 		if (!err)
-			err = engine_round(e, e->seed + i, &r[i]);
+			err = floor_round(e, e->seed + i, &r[i]);
 	}
 	if (err) {
 		fprintf(stderr, "tlbgen-bench vtime: a round failed: %s\n", strerror(-err));
@@ -184,7 +189,8 @@ static int vtime_run(struct bench_env *e)
 	printf("%-34s %9.1f %16.3f\n", "engine (tlb_flush1, v6.0)",
 	       get("median_engine_ns_per_point", pa), get("engine_switches_per_point", pa));
 	printf("engine over floor: %.2fx (median of the rounds' ratios); %.0f points per "
-	       "engine round\n", get("ratio_to_floor", pa), get("engine_points_per_round", pa));
+	       "engine round, %.0f lines each\n", get("ratio_to_floor", pa),
+	       get("engine_points_per_round", pa), get("lines", pa));
 	json_decref(pa);
 	free(r);
 	return 0;
@@ -197,8 +203,9 @@ const struct bench bench_vtime = {
 		"access is one) against its floor, in interleaved rounds of one run: the\n"
 		"floor is one point written bare (bench/vtime-floor.c: a coroutine switch\n"
 		"between --cpus coroutines, a directory lookup of the line, a clock update,\n"
-		"the earliest CPU picked from a heap); the engine runs one virtual cell of\n"
-		"tlb_flush1 (threads, v6.0) on as many CPUs. Both are timed by the host\n"
+		"the earliest CPU picked from a heap) among as many lines as the engine's\n"
+		"round touched; the engine runs one virtual cell of tlb_flush1 (threads,\n"
+		"v6.0) on as many CPUs. Both are timed by the host\n"
 		"thread's CPU time; the ratio is the median of the rounds' ratios.\n",
 	.shared = BENCH_O_MACHINE | BENCH_O_SEED | BENCH_O_JSON,
 	.opts = vtime_opts,

@@ -159,6 +159,8 @@ struct tlbgen_vtime_stats {
 	uint64_t time[TLBGEN_VT_TIME_NR];	/* cycles, summed over CPUs, per kind */
 	uint64_t line_time[TLBGEN_LINE_NR];	/* cycles of TIME_LINE and TIME_LINE_WAIT
 						 * per line kind */
+	/* Since TLBGEN_0.6: */
+	uint64_t lines;			/* distinct cachelines the MESI directory holds */
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../observers/coherence.h"
 #include "virtual.h"
 
 TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbgen_vtime_stats *out)
@@ -16,6 +17,7 @@ TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbge
 	if (!vt || !out || out->sz < sizeof(size_t))
 		return -EINVAL;
 	s = vt->stats;
+	s.lines = (uint64_t)tlbgen_coherence__nr_lines(vt->dir);
 	s.sz = out->sz < sizeof(s) ? out->sz : sizeof(s);
 	memcpy(out, &s, s.sz);
 	return 0;

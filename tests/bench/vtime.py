@@ -52,6 +52,8 @@ for name in ("floor_switches_per_point", "engine_switches_per_point"):
     check(v is not None and 0 <= v <= 1, "vtime: %s in [0, 1] (%s)" % (name, v))
 pts = r.value("engine_points_per_round", **pa)
 check(pts is not None and pts >= 1000, "vtime: the engine's round passed points (%s)" % pts)
+lines = r.value("lines", **pa)
+check(lines is not None and lines >= CPUS, "vtime: the floor's lines, the engine's, at least one a CPU (%s)" % lines)
 check(r.meta is not None and r.meta.get("params", {}).get("rounds") == ROUNDS,
       "vtime: meta.json keeps the rounds")
 

@@ -81,6 +81,9 @@ static void test_determinism(void **state)
 	assert_int_equal(a[0].st.sched_points, a[1].st.sched_points);
 	assert_int_equal(a[0].st.switches, a[1].st.switches);
 	assert_true(a[0].st.sched_points > 10000);
+	/* The directory's lines: every CPU's cpu_tlbstate and csds at least. */
+	assert_int_equal(a[0].st.lines, a[1].st.lines);
+	assert_true(a[0].st.lines >= 12);
 	assert_true(a[0].stats[TLBGEN_STAT_IPI_SENT] > 100);
 	run_wis("v6.0", 12, 8, 0.5, &a[2]);
 	assert_true(memcmp(a[0].end, a[2].end, sizeof(a[0].end)) ||
