@@ -47,8 +47,9 @@ struct tlbgen_coherence {
 	struct line *lines;
 	size_t cap, used;		/* cap is a power of two */
 	const uint16_t *socket;		/* optional: socket of each CPU */
-	/* counts[cpu * TLBGEN_LINE_NR + kind] */
+	/* counts[cpu * TLBGEN_LINE_NR + kind]; NULL: uncounted, into scratch */
 	struct tlbgen_coherence_counts *counts;
+	struct tlbgen_coherence_counts scratch;
 };
 
 static const char *const line_names[TLBGEN_LINE_NR] = {
@@ -192,9 +193,17 @@ static void set_bit(uint64_t *b, unsigned int n)
 	b[n / 64] |= 1ULL << (n % 64);
 }
 
+static void clear_sharers(const struct tlbgen_coherence *c, struct line *l)
+{
+	if (c->words == 1)
+		l->sharers.word = 0;
+	else
+		memset(l->sharers.bits, 0, c->words * sizeof(uint64_t));
+}
+
 static void make_owner(struct tlbgen_coherence *c, struct line *l, unsigned int cpu, bool dirty)
 {
-	memset(sharers(c, l), 0, c->words * sizeof(uint64_t));
+	clear_sharers(c, l);
 	l->nr_sharers = 0;
 	l->state = LINE_OWNED;
 	l->owner = (uint16_t)cpu;
@@ -246,7 +255,7 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 	l = lookup(c, id);
 	if (!l)
 		return -ENOMEM;
-	n = &c->counts[(size_t)cpu * TLBGEN_LINE_NR + kind];
+	n = c->counts ? &c->counts[(size_t)cpu * TLBGEN_LINE_NR + kind] : &c->scratch;
 	n->accesses++;
 	*x = (struct tlbgen_coherence_xfer){ .kind = TLBGEN_XFER_HIT, .near = true,
 					     .busy_until = &l->busy_until };
@@ -274,7 +283,7 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 			/* The owner supplies the data and both end up S. */
 			n->downgrades++;
 			l->state = LINE_SHARED;
-			memset(sharers(c, l), 0, c->words * sizeof(uint64_t));
+			clear_sharers(c, l);
 			set_bit(sharers(c, l), l->owner);
 			set_bit(sharers(c, l), cpu);
 			l->nr_sharers = 2;
@@ -318,6 +327,12 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 void tlbgen__coherence_set_sockets(struct tlbgen_coherence *c, const uint16_t *socket)
 {
 	c->socket = socket;
+}
+
+void tlbgen__coherence_uncounted(struct tlbgen_coherence *c)
+{
+	free(c->counts);
+	c->counts = NULL;
 }
 
 TLBGEN_API int tlbgen_coherence__line_access(struct tlbgen_coherence *c, unsigned int cpu,
@@ -376,7 +391,7 @@ TLBGEN_API int tlbgen_coherence__counts(const struct tlbgen_coherence *c, enum t
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&m->lock);
-	for (unsigned int p = 0; p < c->nr_cpus; p++) {
+	for (unsigned int p = 0; c->counts && p < c->nr_cpus; p++) {
 		if (cpu >= 0 && p != (unsigned int)cpu)
 			continue;
 		for (unsigned int k = 0; k < TLBGEN_LINE_NR; k++)
@@ -405,7 +420,8 @@ TLBGEN_API int tlbgen_coherence__reset(struct tlbgen_coherence *c, bool forget_l
 	if (!c)
 		return -EINVAL;
 	pthread_mutex_lock(&c->lock);
-	memset(c->counts, 0, (size_t)c->nr_cpus * TLBGEN_LINE_NR * sizeof(*c->counts));
+	if (c->counts)
+		memset(c->counts, 0, (size_t)c->nr_cpus * TLBGEN_LINE_NR * sizeof(*c->counts));
 	if (forget_lines) {
 		free_lines(c);
 		memset(c->lines, 0, c->cap * sizeof(*c->lines));

@@ -33,5 +33,9 @@ int tlbgen__coherence_access(struct tlbgen_coherence *c, unsigned int cpu,
 			     struct tlbgen_coherence_xfer *x);
 /* socket[cpu] for every CPU (kept, not copied), for `near`; NULL: one socket. */
 void tlbgen__coherence_set_sockets(struct tlbgen_coherence *c, const uint16_t *socket);
+/* Count nothing per CPU and line kind (the virtual mode keeps its own
+ * figures): nr_cpus * TLBGEN_LINE_NR counters, 4 MiB at 8192 CPUs, freed;
+ * tlbgen_coherence__counts() then reads zeros. */
+void tlbgen__coherence_uncounted(struct tlbgen_coherence *c);
 
 #endif

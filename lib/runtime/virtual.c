@@ -132,7 +132,7 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 	tlbgen__vt_sched(vt, cpu);
 	tlbgen__vt_take_ipis(vt, cpu);
 	/* No scheduling point from here to the load itself. */
-	if (op == TLBGEN_OP_READ)
+	if (op == TLBGEN_OP_READ && vt->chooser.note)
 		tlbgen__vt_sb_check_read(vt, cpu, line, id);
 }
 
@@ -351,6 +351,7 @@ static int vt_create(struct tlbgen_system *sys)
 		vt->socket[i] = (uint16_t)(i / m->cores_per_socket % m->sockets);
 	}
 	tlbgen__coherence_set_sockets(vt->dir, vt->socket);
+	tlbgen__coherence_uncounted(vt->dir);
 	tlbgen__coro_init_thread(&vt->host);
 	vt->current = sys->nr_cpus;
 	vt->rng = sys->rng;
