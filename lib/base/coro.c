@@ -177,7 +177,15 @@ int tlbgen__coro_init(struct tlbgen_coro *c, size_t stack_size, void (*fn)(void 
 	c->asan_size = stack_size;
 #ifdef CORO_ASM
 	{
-		uintptr_t *sp = (uintptr_t *)(base + page + stack_size);
+		/*
+		 * Stacks are mapped side by side, each a whole number of pages:
+		 * their live frames would sit at one page offset and compete
+		 * for the same cache sets. Each starts a different number of
+		 * cachelines below its top (a colour), which keeps every
+		 * frame's alignment and how its objects share lines.
+		 */
+		size_t colour = ((uintptr_t)base / page % 64) * 64;
+		uintptr_t *sp = (uintptr_t *)(base + page + stack_size - colour);
 
 		/* What tlbgen__coro_swap pops, then its return address. */
 		*--sp = 0;
