@@ -18,7 +18,7 @@ extern "C" {
 /*
  * tlbgen_mm__create - init_new_context(): a new mm with a fresh ctx_id,
  * tlb_gen 0, next_trim_cpumask = jiffies + HZ, an empty mm_cpumask and a
- * page table of nr_pages (1 .. 1<<24) present PTEs.
+ * page table of nr_pages (1 .. 1<<25) present PTEs.
  * Errors: -EINVAL (NULL, nr_pages out of range), -ENOMEM.
  * Thread-safe.
  */

@@ -16,7 +16,10 @@
 #include "../core/this_cpu.h"
 #include "mm.h"
 
-#define TLBGEN_MAX_PAGES (1UL << 24)
+/* 128 GiB of user addresses: will-it-scale's 128 MiB file per task for
+ * 1024 tasks sharing one mm (tlb_flush1 threads on 1024 CPUs). The PTEs
+ * are calloc()ed: only the pages a run touches are resident. */
+#define TLBGEN_MAX_PAGES (1UL << 25)
 
 int tlbgen__mm_alloc(struct tlbgen_system *sys, unsigned long nr_pages, struct tlbgen_mm **out)
 {

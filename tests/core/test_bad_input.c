@@ -110,7 +110,7 @@ static void test_mm(void **state)
 
 	BAD(f, tlbgen_mm__create(NULL, 8, &out), -EINVAL);
 	BAD(f, tlbgen_mm__create(f->sys, 0, &out), -EINVAL);
-	BAD(f, tlbgen_mm__create(f->sys, (1UL << 24) + 1, &out), -EINVAL);
+	BAD(f, tlbgen_mm__create(f->sys, (1UL << 25) + 1, &out), -EINVAL);
 	BAD(f, tlbgen_mm__create(f->sys, 8, NULL), -EINVAL);
 	assert_ptr_equal(out, (struct tlbgen_mm *)f);
 	BAD(f, tlbgen_mm__destroy(NULL), -EINVAL);

@@ -117,7 +117,7 @@ static void test_mm_tlb(void **state)
 	(void)state;
 	ERR(EINVAL, tlbgen_mm__create(NULL, PAGES, &m));
 	ERR(EINVAL, tlbgen_mm__create(F.a, 0, &m));
-	ERR(EINVAL, tlbgen_mm__create(F.a, (1UL << 24) + 1, &m));
+	ERR(EINVAL, tlbgen_mm__create(F.a, (1UL << 25) + 1, &m));
 	ERR(EINVAL, tlbgen_mm__create(F.a, PAGES, NULL));
 	assert_ptr_equal(m, (struct tlbgen_mm *)&F);
 	ERR(EINVAL, tlbgen_mm__destroy(NULL));
