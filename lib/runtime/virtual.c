@@ -36,7 +36,7 @@ static inline struct tlbgen_vt *vt_of(const struct tlbgen_system *sys)
 /* ---- interrupts ------------------------------------------------------------------------ */
 
 /* Take the IPI that has arrived, if IRQs are on: entry, the queue, exit. */
-void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
+void tlbgen__vt_take_arrived_ipis(struct tlbgen_vt *vt, unsigned int cpu)
 {
 	struct tlbgen_vcpu *me = &vt->v[cpu];
 	const struct tlbgen_machine *m = &vt->sys->machine;

@@ -137,7 +137,13 @@ void tlbgen__vt_ipi_skipped(struct tlbgen_system *sys, unsigned int cpu, unsigne
 /* virtual.c: the system's state if `sys` is virtual, else NULL; take the
  * IPI that has arrived on `cpu` if its IRQs are on. */
 struct tlbgen_vt *tlbgen__vt_valid(const struct tlbgen_system *sys);
-void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu);
+void tlbgen__vt_take_arrived_ipis(struct tlbgen_vt *vt, unsigned int cpu);
+/* The test inline: at most scheduling points no IPI has arrived. */
+static inline void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
+{
+	if (vt->v[cpu].ipi_at <= vt->v[cpu].clock)
+		tlbgen__vt_take_arrived_ipis(vt, cpu);
+}
 
 /* vkword.c: the cycles of a kernel word's access (core/kword.h) by the
  * running CPU `cpu` (0 from the host), its line's state updated. */
