@@ -93,6 +93,28 @@ struct tlbgen_system_opts {
 	 * dynamic ASIDs per CPU.
 	 */
 	bool no_pcid;
+	/*
+	 * Machine and boot features that decide which of a kernel's paths
+	 * runs; false (the default) is a machine without them. Each is the
+	 * hardware's or the boot line's, not a kernel version's: a profile's
+	 * choices say whether its kernel acts on it.
+	 *
+	 * arm64_repeat_tlbi: the CPUs have an erratum of
+	 * ARM64_WORKAROUND_REPEAT_TLBI (arm64_repeat_tlbi_list in
+	 * arch/arm64/kernel/cpu_errata.c). What the kernel does about it is the
+	 * choice arm64_repeat_tlbi_sync. The choice arm64_repeat_tlbi=on, kept
+	 * for the kernel specs that name it, means the same.
+	 */
+	bool arm64_repeat_tlbi;
+	/*
+	 * riscv_sbi_rfence: the board's S-mode IPIs come from the SBI IPI
+	 * extension (no ACLINT SSWI or IMSIC), so the IPI driver leaves the
+	 * kernel sending remote sfence.vma by sbi_remote_sfence_vma_asid()
+	 * (riscv_use_ipi_for_rfence() false), as on the HiFive Unmatched. The
+	 * choice riscv_rfence=sbi, kept for the kernel specs that name it,
+	 * means the same.
+	 */
+	bool riscv_sbi_rfence;
 };
 
 /*

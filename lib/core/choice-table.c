@@ -222,10 +222,12 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	  "unmapped page is flushed at once"),
 	B("riscv_rfence", riscv_sbi_rfence, riscv_rfence_v, "riscv", "remote sfence.vma: ipi = "
 	  "on_each_cpu_mask() (riscv_use_ipi_for_rfence()), sbi = sbi_remote_sfence_vma_asid(): "
-	  "the firmware fences the harts, no flush callback there (IPIs by SBI, as on a CLINT board)"),
+	  "the firmware fences the harts, no flush callback there (IPIs by SBI, as on a CLINT board). "
+	  "The board's IPI driver decides: the machine feature riscv_sbi_rfence; sbi here is the same"),
 	B("arm64_repeat_tlbi", arm64_repeat_tlbi, repeat_tlbi_v, "arm64",
 	  "ARM64_WORKAROUND_REPEAT_TLBI (an erratum CPU): extra TLBIs and DSBs, see "
-	  "arm64_repeat_tlbi_sync"),
+	  "arm64_repeat_tlbi_sync. Which CPUs have it is the machine's: the machine feature "
+	  "arm64_repeat_tlbi; on here is the same"),
 	E("arm64_repeat_tlbi_sync", arm64_repeat_sync, repeat_sync_v, "arm64",
 	  "under arm64_repeat_tlbi: every TLBI becomes tlbi; dsb ish; tlbi and nothing is "
 	  "deferred (d9ff80f83ecb), or each DSB completing broadcast TLBIs is followed by one "

@@ -87,7 +87,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v7.2", "v7.1", "",
 	  "cfd391e74134 (CVE-2025-10263) and ec7216f92e4e add Arm and NVIDIA Olympus CPUs to "
 	  "ARM64_WORKAROUND_REPEAT_TLBI: which CPUs have the erratum, a machine's property "
-	  "(arm64_repeat_tlbi=on), no choice changes. Bodies not read beyond the first lines" },
+	  "(machine feature arm64_repeat_tlbi), no choice changes. Bodies not read beyond the "
+	  "first lines" },
 	/* Chuyi Zhou's series: smp-core-2026-08-17 and x86_mm_for_7.3-rc1. */
 	{ "v7.3-rc", "v7.2",
 	  "smp_cfd_mask=task-local,smp_wait_preempt=on,flush_tlb_info=stack,"

@@ -431,8 +431,8 @@ struct tlbgen_system {
 	struct tlbgen_arena arena;		/* per-CPU blocks, by node */
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
-	bool invlpgb;				/* X86_FEATURE_INVLPGB (system opts) */
-	bool no_pcid;				/* !X86_FEATURE_PCID (system opts) */
+	/* Machine and boot features: system opts (tlbgen/system.h). */
+	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence;
 	struct tlbgen_global_asids gasid;	/* with invlpgb */
 	struct tlbgen_decision_ops decision;	/* tlbgen/decision.h */
 	bool deciding;				/* decision.decision is set */

@@ -92,14 +92,19 @@ static void test_arm64_batching_v6_4_v6_6(void **state)
  * batch defers again: one page costs 2 TLBIs and 2 DSBs either way, a
  * reclaim of 3 pages 6 TLBIs + 6 DSBs before and 4 + 2 after.
  */
-static void repeat_tlbi(const char *profile, unsigned int pages, int *deferred, uint64_t *tlbi,
-			uint64_t *dsb)
+static void repeat_tlbi_by(const char *profile, const char *erratum, unsigned int pages,
+			   int *deferred, uint64_t *tlbi, uint64_t *dsb)
 {
-	struct tlbgen_system *sys = t_sys_mode(3, TLBGEN_MODE_STEPPED, profile,
-					       "batch_arch=arm64,arm64_repeat_tlbi=on");
+	/* The erratum: the machine feature, the choice kernel specs name, or none. */
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 3, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = profile, .seed = 42, .arm64_repeat_tlbi = !strcmp(erratum, "machine"));
+	struct tlbgen_system *sys = t_sys_opts(&o);
 	struct tlbgen_mm *mm;
 	struct tlbgen_unmap_batch *u;
 
+	assert_int_equal(tlbgen_system__set_choices(sys, "batch_arch=arm64"), 0);
+	if (!strcmp(erratum, "choice"))
+		assert_int_equal(tlbgen_system__set_choice(sys, "arm64_repeat_tlbi", "on"), 0);
 	assert_int_equal(tlbgen_mm__create(sys, 16, &mm), 0);
 	assert_int_equal(tlbgen_unmap_batch__create(sys, &u), 0);
 	run_and_fill(sys, mm, 3, pages);
@@ -118,6 +123,38 @@ static void repeat_tlbi(const char *profile, unsigned int pages, int *deferred, 
 	assert_int_equal(tlbgen_oracle__violations(sys), 0);
 	assert_int_equal(tlbgen_unmap_batch__destroy(u), 0);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void repeat_tlbi(const char *profile, unsigned int pages, int *deferred, uint64_t *tlbi,
+			uint64_t *dsb)
+{
+	repeat_tlbi_by(profile, "choice", pages, deferred, tlbi, dsb);
+}
+
+/*
+ * Which CPUs have the erratum is the machine's (system opts
+ * arm64_repeat_tlbi): the same counts as the choice, from either profile;
+ * without the erratum one TLBI per page and one DSB for the batch.
+ */
+static void test_arm64_repeat_tlbi_machine(void **state)
+{
+	static const char *const profiles[] = { "v6.19", "v7.0", "latest" };
+	uint64_t tlbi, dsb, tlbi_c, dsb_c;
+	int deferred, deferred_c;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		repeat_tlbi_by(profiles[i], "machine", 3, &deferred, &tlbi, &dsb);
+		repeat_tlbi_by(profiles[i], "choice", 3, &deferred_c, &tlbi_c, &dsb_c);
+		assert_int_equal(deferred, deferred_c);
+		assert_int_equal(tlbi, tlbi_c);
+		assert_int_equal(dsb, dsb_c);
+		assert_int_equal(tlbi, i ? 4 : 6);
+		repeat_tlbi_by(profiles[i], "none", 3, &deferred, &tlbi, &dsb);
+		assert_int_equal(deferred, 3);
+		assert_int_equal(tlbi, 3);
+		assert_int_equal(dsb, 1);
+	}
 }
 
 static void test_arm64_repeat_tlbi_v6_19_v7_0(void **state)
@@ -384,6 +421,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_batching_v6_4_v6_6),
 		cmocka_unit_test(test_arm64_repeat_tlbi_v6_19_v7_0),
+		cmocka_unit_test(test_arm64_repeat_tlbi_machine),
 		cmocka_unit_test(test_riscv_batching_v6_6_v6_8),
 		cmocka_unit_test(test_riscv_range_v6_6_v6_7),
 		cmocka_unit_test(test_arm64_batched_pending_v6_14_v6_16),

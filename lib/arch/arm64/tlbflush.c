@@ -37,10 +37,15 @@ static void arm64_tlbi_complete(struct tlbgen_system *sys, struct tlbgen_mm *mm,
 	tlbgen__tlb_broadcast_mm(sys, mm, vpn, vpn, vpn == ~0UL);
 }
 
+/* The CPUs have the erratum: the machine's feature, or the choice kernel specs name. */
+static bool arm64_repeat_tlbi(const struct tlbgen_system *sys)
+{
+	return sys->arm64_repeat_tlbi || sys->profile.arm64_repeat_tlbi;
+}
+
 static bool arm64_repeat_per_tlbi(const struct tlbgen_system *sys)
 {
-	return sys->profile.arm64_repeat_tlbi &&
-	       sys->profile.arm64_repeat_sync == ARM64_REPEAT_PER_TLBI;
+	return arm64_repeat_tlbi(sys) && sys->profile.arm64_repeat_sync == ARM64_REPEAT_PER_TLBI;
 }
 
 /*
@@ -85,7 +90,7 @@ static void arm64_sync_s1ish(struct tlbgen_system *sys, unsigned int cpu, struct
 {
 	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_DSB);
 	arm64_charge(sys, cpu, TLBGEN_COST_TLBSYNCS);
-	if (sys->profile.arm64_repeat_tlbi && !arm64_repeat_per_tlbi(sys)) {
+	if (arm64_repeat_tlbi(sys) && !arm64_repeat_per_tlbi(sys)) {
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_TLBI);
 		arm64_charge(sys, cpu, TLBGEN_COST_INVLPGBS);
 		tlbgen__count(sys, cpu, mm, TLBGEN_STAT_DSB);

@@ -140,7 +140,8 @@ static void riscv_sbi_rfence(struct tlbgen_system *sys, unsigned int cpu,
 static void riscv_on_each_cpu_mask(struct tlbgen_system *sys, unsigned int cpu,
 				   const atomic_ulong *cmask, struct tlbgen_flush_tlb_info *info)
 {
-	if (sys->profile.riscv_sbi_rfence) {
+	/* The board's IPI driver decides (machine feature), or the choice kernel specs name. */
+	if (sys->riscv_sbi_rfence || sys->profile.riscv_sbi_rfence) {
 		riscv_sbi_rfence(sys, cpu, cmask, info);
 		return;
 	}
