@@ -115,6 +115,13 @@ struct tlbgen_system_opts {
 	 * means the same.
 	 */
 	bool riscv_sbi_rfence;
+	/*
+	 * tlbi_ipi: booted with "tlbi=ipi" (abe7c8b09bd7, v7.2). A kernel with
+	 * the switch (choice tlbi_cmdline=yes) then leaves INVLPGB unused on a
+	 * machine that has it and flushes by IPIs; an older kernel does not
+	 * know the parameter and uses INVLPGB as before.
+	 */
+	bool tlbi_ipi;
 };
 
 /*

@@ -146,6 +146,9 @@ static const struct tlbgen_choice_value vma_lock_fault_v[] = {
 	V("all", VMA_LOCK_FAULT_ALL, "12214eba1992", "v6.7"), END };
 static const struct tlbgen_choice_value dirty_retry_v[] = {
 	V("off", 0, OLD), V("on", 1, "89b15332af7c", "v5.9"), END };
+/* tip x86/urgent, merged on the day of v7.2 (also in 7.1.y). */
+static const struct tlbgen_choice_value tlbi_cmdline_v[] = {
+	V("no", 0, OLD), V("yes", 1, "abe7c8b09bd7", "v7.2"), END };
 
 #define FIELD(f) offsetof(struct tlbgen_profile, f)
 #define E(n, f, vals, a, h) { n, FIELD(f), CHOICE_ENUM, vals, a, h }
@@ -278,6 +281,9 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	  "v5.10 the hook is the generic broadcast), generic (the hook after every change too)"),
 	B("arm64_fault_flush", arm64_fault_local, arm64_fault_v, "arm64", "arm64 write fault that "
 	  "changed the PTE: broadcast flush_tlb_page(); or local TLBI + DSB, hook too (cb1fa2e99955)"),
+	B("tlbi_cmdline", tlbi_cmdline, tlbi_cmdline_v, "x86", "the tlbi= boot switch "
+	  "(abe7c8b09bd7): on a machine booted with tlbi=ipi (machine feature tlbi_ipi) INVLPGB "
+	  "stays unused and flush_tlb_mm_range() sends IPIs; without it the parameter is unknown"),
 };
 
 const size_t tlbgen__nr_choices = ARRAY_SIZE(tlbgen__choices);

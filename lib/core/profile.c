@@ -36,7 +36,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "riscv_rfence=ipi,arm64_repeat_tlbi=off,batched_pending=dsb,ubc_pte_accessible=off,"
 	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue,"
 	  "invlpgb=off,invlpgb_needs_pcid=no,arm64_repeat_tlbi_sync=per-tlbi,smp_cfd_mask=per-cpu,"
-	  "smp_wait_preempt=off,flush_tlb_info=per-cpu,flush_multi_preempt=off", NULL },
+	  "smp_wait_preempt=off,flush_tlb_info=per-cpu,flush_multi_preempt=off,"
+	  "tlbi_cmdline=no", NULL },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded", NULL },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded", NULL },
@@ -83,12 +84,18 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "__tlbi_sync_s1ish(), 0baba94a9779 the erratum's IPIs to the CPUs running with SME): "
 	  "the model has no SME state, and only the subjects and the first lines of the first "
 	  "body (6.18.y backport) were read" },
-	/* cfd391e74134 widens which CPUs have the erratum: a machine's, no choice. */
-	{ "v7.2", "v7.1", "",
+	/* abe7c8b09bd7 (tip x86/urgent, merged on the day of v7.2); cfd391e74134 widens
+	 * which CPUs have the erratum: a machine's, no choice. */
+	{ "v7.2", "v7.1", "tlbi_cmdline=yes",
+	  "abe7c8b09bd7 \"x86/CPU: Add a tlbi= cmdline switch\": tlbi=ipi keeps a machine with "
+	  "INVLPGB on IPI flushes, after TLBSYNC problems on AMD (body not read: the title, the "
+	  "tip push logs and the release reports). "
 	  "cfd391e74134 (CVE-2025-10263) and ec7216f92e4e add Arm and NVIDIA Olympus CPUs to "
 	  "ARM64_WORKAROUND_REPEAT_TLBI: which CPUs have the erratum, a machine's property "
 	  "(machine feature arm64_repeat_tlbi), no choice changes. Bodies not read beyond the "
-	  "first lines" },
+	  "first lines. Not modelled: 534eb6940a89 \"arm64: Avoid eager DVMSync reclaim batches "
+	  "with C1-Pro SME erratum\" (arm64 for-next/fixes, 2026-06-29): its body was not found; "
+	  "the model has no SME state" },
 	/* Chuyi Zhou's series: smp-core-2026-08-17 and x86_mm_for_7.3-rc1. */
 	{ "v7.3-rc", "v7.2",
 	  "smp_cfd_mask=task-local,smp_wait_preempt=on,flush_tlb_info=stack,"

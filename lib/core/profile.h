@@ -153,6 +153,7 @@ struct tlbgen_profile {
 	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
 	enum tlbgen_vma_lock_fault vma_lock_fault;
+	bool tlbi_cmdline;		/* abe7c8b09bd7: the tlbi= boot switch */
 };
 
 /* Resolve a built-in or registered profile by name (prints the valid ones). */

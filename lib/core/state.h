@@ -432,7 +432,7 @@ struct tlbgen_system {
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
 	/* Machine and boot features: system opts (tlbgen/system.h). */
-	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence;
+	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence, tlbi_ipi;
 	struct tlbgen_global_asids gasid;	/* with invlpgb */
 	struct tlbgen_decision_ops decision;	/* tlbgen/decision.h */
 	bool deciding;				/* decision.decision is set */
@@ -445,14 +445,15 @@ static inline struct tlbgen_cpu *tlbgen__cpu(const struct tlbgen_system *sys, un
 
 /*
  * cpu_feature_enabled(X86_FEATURE_INVLPGB) under profile p: the machine
- * has it and p's kernel uses it (v6.15+), unless PCID is off and the
- * kernel makes INVLPGB depend on PCID (44126343d58c); an older kernel
- * keeps it and issues INVLPGB with a non-zero PCID, a #GP on hardware.
+ * has it and p's kernel uses it (v6.15+), unless PCID is off and INVLPGB
+ * depends on it (44126343d58c; before, INVLPGB with a PCID: a #GP) or the
+ * kernel has tlbi= (abe7c8b09bd7) and was booted with tlbi=ipi.
  */
 static inline bool tlbgen__invlpgb_usable(const struct tlbgen_system *sys,
 					  const struct tlbgen_profile *p)
 {
-	return sys->invlpgb && p->invlpgb != INVLPGB_OFF && !(sys->no_pcid && p->invlpgb_needs_pcid);
+	return sys->invlpgb && p->invlpgb != INVLPGB_OFF && !(sys->no_pcid && p->invlpgb_needs_pcid) &&
+	       !(sys->tlbi_ipi && p->tlbi_cmdline);
 }
 
 static inline bool tlbgen__invlpgb_on(const struct tlbgen_system *sys)

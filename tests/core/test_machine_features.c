@@ -1,10 +1,92 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Machine and boot features (system opts) that pick a kernel's path: the
- * riscv board whose IPIs come from SBI, so that remote fences go by SBI.
- * The arm64 REPEAT_TLBI erratum is in tests/batch/test_versions.c.
+ * tlbi=ipi boot switch (abe7c8b09bd7, v7.2), which a kernel without it
+ * ignores; and the riscv board whose IPIs come from SBI, so that remote
+ * fences go by SBI. The arm64 REPEAT_TLBI erratum is in
+ * tests/batch/test_versions.c.
  */
-#include "tlbgen-test.h"
+#include "invlpgb-fx.h"
+
+/*
+ * An mm on CPUs 0..3 of a machine with INVLPGB, booted with tlbi=ipi or
+ * not: flush one page three times (the first flush hands out the global
+ * ASID), then once more, counted.
+ */
+static void tlbi_flush(const char *profile, const char *choices, bool tlbi_ipi,
+		       uint64_t *invlpgb, uint64_t *ipis, int *asid)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NCPU, .profile = profile, .seed = 7,
+		    .mode = TLBGEN_MODE_STEPPED, .invlpgb = true, .tlbi_ipi = tlbi_ipi);
+	struct tlbgen_system *sys = t_sys_opts(&o);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	if (choices)
+		assert_int_equal(tlbgen_system__set_choices(sys, choices), 0);
+	t_switch_all(sys, 0, 3, mm);
+	for (int i = 0; i < 3; i++)
+		flush_page(sys, 0, mm, 1);
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
+	assert_int_equal(tlbgen_stats__reset(sys), 0);
+	flush_page(sys, 0, mm, 2);
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
+	*invlpgb = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
+	*ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
+	*asid = gasid(mm, NULL);
+	assert_int_equal(tlbgen_oracle__violations(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
+
+static void test_tlbi_ipi(void **state)
+{
+	static const struct {
+		const char *profile, *choices;
+		bool tlbi_ipi, broadcast;
+	} cases[] = {
+		{ "v7.1", NULL, true, true },		/* no tlbi= yet: ignored */
+		{ "v7.2", NULL, true, false },		/* abe7c8b09bd7 */
+		{ "v7.2", NULL, false, true },		/* not on the boot line */
+		{ "latest", NULL, true, false },
+		{ "v7.1", "tlbi_cmdline=yes", true, false },	/* the choice alone */
+		{ "v7.2", "tlbi_cmdline=no", true, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t invlpgb, ipis;
+		int asid;
+
+		tlbi_flush(cases[i].profile, cases[i].choices, cases[i].tlbi_ipi, &invlpgb, &ipis,
+			   &asid);
+		if (cases[i].broadcast) {
+			assert_true(asid >= TLBGEN_TLB_NR_DYN_ASIDS);
+			assert_int_equal(invlpgb, 1);
+			assert_int_equal(ipis, 0);
+		} else {
+			assert_int_equal(asid, 0);
+			assert_int_equal(invlpgb, 0);
+			assert_int_equal(ipis, 3);	/* CPUs 1..3 */
+		}
+	}
+}
+
+/* tlbi=ipi turns INVLPGB off: refused while global ASIDs are in use. */
+static void test_tlbi_ipi_switch_busy(void **state)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NCPU, .profile = "v7.1", .seed = 7,
+		    .mode = TLBGEN_MODE_STEPPED, .invlpgb = true, .tlbi_ipi = true);
+	struct tlbgen_system *sys = t_sys_opts(&o);
+	struct tlbgen_mm *mm = t_mm(sys, 64);
+
+	(void)state;
+	assert_true(global_mm(sys, mm) >= TLBGEN_TLB_NR_DYN_ASIDS);
+	assert_int_equal(tlbgen_system__set_profile(sys, "v7.2"), -EBUSY);
+	assert_string_equal(tlbgen_system__profile(sys), "v7.1");
+	exit_mm(sys, mm);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+}
 
 /*
  * A riscv batched unmap of one page that CPUs 1 and 2 hold, under v6.8:
@@ -83,6 +165,8 @@ static void test_opts_tail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tlbi_ipi),
+		cmocka_unit_test(test_tlbi_ipi_switch_busy),
 		cmocka_unit_test(test_riscv_sbi_rfence),
 		cmocka_unit_test(test_opts_tail),
 	};

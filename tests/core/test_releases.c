@@ -20,7 +20,7 @@ static const struct release {
 	{ "v7.0", "v6.19", { { "arm64_repeat_tlbi_sync", "at-dsb", "a8f78680ee6b" } } },
 	{ "v7.1", "v7.0", { { "invlpgb_needs_pcid", "yes", "44126343d58c" } } },
 	/* cfd391e74134 only adds CPUs to the erratum list: no choice. */
-	{ "v7.2", "v7.1", { { NULL } } },
+	{ "v7.2", "v7.1", { { "tlbi_cmdline", "yes", "abe7c8b09bd7" } } },
 	{ "v7.3-rc", "v7.2", {
 		{ "smp_cfd_mask", "task-local", "9a560af15fd3" },
 		{ "smp_wait_preempt", "on", "8df8a6028309" },
