@@ -231,7 +231,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	struct tlbgen_system *sys;
 	int err;
 
-	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, tlbi_ipi))
+	if (!opts || !out || TLBGEN_OPTS_VALID(opts, tlbgen_system_opts, riscv_svinval))
 		return -EINVAL;
 	TLBGEN_OPTS_COPY(&o, opts);
 	if (!o.nr_cpus)
@@ -261,6 +261,7 @@ TLBGEN_API int tlbgen_system__create(const struct tlbgen_system_opts *opts,
 	sys->arm64_repeat_tlbi = o.arm64_repeat_tlbi;
 	sys->riscv_sbi_rfence = o.riscv_sbi_rfence;
 	sys->tlbi_ipi = o.tlbi_ipi;
+	sys->riscv_svinval = o.riscv_svinval;
 	if (o.invlpgb) {
 		err = tlbgen__global_asid_init(sys, o.global_asids, o.invlpgb_count_max);
 		if (err)

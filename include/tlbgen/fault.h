@@ -84,6 +84,9 @@ enum tlbgen_fault_stat {
 	TLBGEN_FAULT_STAT_SPURIOUS_FLUSH,	/* ... and it flushed (generic or local) */
 	TLBGEN_FAULT_STAT_SPURIOUS_RETRIED,	/* spurious calls on a TRIED fault */
 	TLBGEN_FAULT_STAT_ACCESS_FLUSH,	/* changed PTE flushed by ptep_set_access_flags() */
+	TLBGEN_FAULT_STAT_UPDATE_MMU_CACHE,	/* riscv update_mmu_cache() of a set PTE */
+	TLBGEN_FAULT_STAT_SFENCE_VMA,	/* ... fenced by one local sfence.vma */
+	TLBGEN_FAULT_STAT_SINVAL_VMA,	/* ... by sfence.w.inval, sinval.vma, sfence.inval.ir */
 	TLBGEN_FAULT_STAT_NR
 };
 

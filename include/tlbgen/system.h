@@ -122,6 +122,12 @@ struct tlbgen_system_opts {
 	 * know the parameter and uses INVLPGB as before.
 	 */
 	bool tlbi_ipi;
+	/*
+	 * riscv_svinval: the harts have Svinval (sinval.vma, sfence.w.inval,
+	 * sfence.inval.ir). A kernel with 905be00304bd (choice
+	 * riscv_umc_svinval=on) then uses them in update_mmu_cache().
+	 */
+	bool riscv_svinval;
 };
 
 /*

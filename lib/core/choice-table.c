@@ -89,7 +89,8 @@ static const struct tlbgen_choice_value spurious_hook_v[] = {
 static const struct tlbgen_choice_value fault_arch_v[] = {
 	V("x86", FAULT_ARCH_X86, OLD),
 	V("arm64", FAULT_ARCH_ARM64, OLD),
-	V("generic", FAULT_ARCH_GENERIC, OLD), END };
+	V("generic", FAULT_ARCH_GENERIC, OLD),
+	V("riscv", FAULT_ARCH_RISCV, OLD), END };
 static const struct tlbgen_choice_value arm64_fault_v[] = {
 	/* Will Deacon's "Remove the spurious fault flush" change of Sep 2020. */
 	V("broadcast", 0, "-", "v5.10"),
@@ -149,6 +150,11 @@ static const struct tlbgen_choice_value dirty_retry_v[] = {
 /* tip x86/urgent, merged on the day of v7.2 (also in 7.1.y). */
 static const struct tlbgen_choice_value tlbi_cmdline_v[] = {
 	V("no", 0, OLD), V("yes", 1, "abe7c8b09bd7", "v7.2"), END };
+/* riscv-for-linus-7.3-mw1; the riscv tree had them under other ids before. */
+static const struct tlbgen_choice_value umc_asid_v[] = {
+	V("off", 0, OLD), V("on", 1, "af842aea58d8", "v7.3-rc1"), END };
+static const struct tlbgen_choice_value umc_svinval_v[] = {
+	V("off", 0, OLD), V("on", 1, "905be00304bd", "v7.3-rc1"), END };
 
 #define FIELD(f) offsetof(struct tlbgen_profile, f)
 #define E(n, f, vals, a, h) { n, FIELD(f), CHOICE_ENUM, vals, a, h }
@@ -278,12 +284,19 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	E("fault_arch", fault_arch, fault_arch_v, "all", "whose ptep_set_access_flags() and "
 	  "flush_tlb_fix_spurious_fault() run: x86 (no flush of a changed PTE; hook noop), arm64 "
 	  "(flush_tlb_page() of a changed write PTE; arm64_fault_flush sets the hook; before "
-	  "v5.10 the hook is the generic broadcast), generic (the hook after every change too)"),
+	  "v5.10 the hook is the generic broadcast), generic (the hook after every change too), "
+	  "riscv (update_mmu_cache() of a new or changed PTE: riscv_umc_asid; hook: the choice)"),
 	B("arm64_fault_flush", arm64_fault_local, arm64_fault_v, "arm64", "arm64 write fault that "
 	  "changed the PTE: broadcast flush_tlb_page(); or local TLBI + DSB, hook too (cb1fa2e99955)"),
 	B("tlbi_cmdline", tlbi_cmdline, tlbi_cmdline_v, "x86", "the tlbi= boot switch "
 	  "(abe7c8b09bd7): on a machine booted with tlbi=ipi (machine feature tlbi_ipi) INVLPGB "
 	  "stays unused and flush_tlb_mm_range() sends IPIs; without it the parameter is unknown"),
+	B("riscv_umc_asid", riscv_umc_asid, umc_asid_v, "riscv", "update_mmu_cache()'s eager "
+	  "local sfence.vma of the new PTE's page: every ASID (sfence.vma addr), or the mm's "
+	  "ASID only (af842aea58d8); fault_arch=riscv"),
+	B("riscv_umc_svinval", riscv_umc_svinval, umc_svinval_v, "riscv", "update_mmu_cache() "
+	  "on a hart with Svinval (machine feature riscv_svinval): sfence.w.inval, sinval.vma, "
+	  "sfence.inval.ir instead of sfence.vma (905be00304bd)"),
 };
 
 const size_t tlbgen__nr_choices = ARRAY_SIZE(tlbgen__choices);

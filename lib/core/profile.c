@@ -37,7 +37,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "smp_wait_mask=all-targets,pv_flush_tlb_multi=native,ipi_cond_eval=enqueue,"
 	  "invlpgb=off,invlpgb_needs_pcid=no,arm64_repeat_tlbi_sync=per-tlbi,smp_cfd_mask=per-cpu,"
 	  "smp_wait_preempt=off,flush_tlb_info=per-cpu,flush_multi_preempt=off,"
-	  "tlbi_cmdline=no", NULL },
+	  "tlbi_cmdline=no,riscv_umc_asid=off,riscv_umc_svinval=off", NULL },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded", NULL },
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded", NULL },
@@ -99,7 +99,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	/* Chuyi Zhou's series: smp-core-2026-08-17 and x86_mm_for_7.3-rc1. */
 	{ "v7.3-rc", "v7.2",
 	  "smp_cfd_mask=task-local,smp_wait_preempt=on,flush_tlb_info=stack,"
-	  "flush_multi_preempt=on",
+	  "flush_multi_preempt=on,"
+	  "riscv_umc_asid=on,riscv_umc_svinval=on",
 	  "Chuyi Zhou's series (v9 posted 2026-06-30), merged by 0dd1a54f4434 (smp-core-2026-08-17) "
 	  "and b126f6f5940f (x86_mm_for_7.3-rc1). The merged bodies were not read, only their "
 	  "subjects in the tip and mainline push logs; the v9 postings of 02/14 and 06/14 and the "
@@ -107,8 +108,10 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "__csd_lock_wait(), smp_call_function_single() re-enabling preemption before its "
 	  "wait, 0485235b6e0d, 9f483e5b2f12, 66344732b058, 947c397f5991, 33c179b50205, "
 	  "c86f522bb57b (flush_tlb_info aligned to at most 64 bytes) and ae397bb32d2a "
-	  "(kvm_flush_tlb_multi() keeps preemption off for its per-CPU mask). No v7.3 release "
-	  "was found, hence -rc" },
+	  "(kvm_flush_tlb_multi() keeps preemption off for its per-CPU mask). "
+	  "af842aea58d8 and 905be00304bd (riscv-for-linus-7.3-mw1): update_mmu_cache() "
+	  "flushes by the mm's ASID, with Svinval where the hart has it (read in Xu Lu's "
+	  "2025 posting, which did both in one patch). No v7.3 release was found, hence -rc" },
 	{ "latest", "v7.3-rc", "", NULL },
 };
 

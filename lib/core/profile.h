@@ -72,6 +72,7 @@ enum tlbgen_fault_arch {	/* whose ptep_set_access_flags() and spurious-fault hoo
 	FAULT_ARCH_X86 = 0,	/* never flushes a changed PTE; hook: the choice (x86: noop) */
 	FAULT_ARCH_ARM64,	/* flush_tlb_page() of a changed dirty PTE; hook: arm64_fault_flush */
 	FAULT_ARCH_GENERIC,	/* mm/pgtable-generic.c: the hook after every change too */
+	FAULT_ARCH_RISCV,	/* update_mmu_cache(): an eager local sfence.vma; hook: the choice */
 };
 enum tlbgen_vma_lock_fault {	/* which user faults run under the VMA's lock alone */
 	VMA_LOCK_FAULT_NONE = 0,	/* every fault takes mmap_lock for read */
@@ -154,6 +155,8 @@ struct tlbgen_profile {
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
 	enum tlbgen_vma_lock_fault vma_lock_fault;
 	bool tlbi_cmdline;		/* abe7c8b09bd7: the tlbi= boot switch */
+	bool riscv_umc_asid;		/* af842aea58d8: update_mmu_cache() by the mm's ASID */
+	bool riscv_umc_svinval;		/* 905be00304bd: ... with Svinval where the hart has it */
 };
 
 /* Resolve a built-in or registered profile by name (prints the valid ones). */

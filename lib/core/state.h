@@ -432,7 +432,7 @@ struct tlbgen_system {
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
 	/* Machine and boot features: system opts (tlbgen/system.h). */
-	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence, tlbi_ipi;
+	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence, tlbi_ipi, riscv_svinval;
 	struct tlbgen_global_asids gasid;	/* with invlpgb */
 	struct tlbgen_decision_ops decision;	/* tlbgen/decision.h */
 	bool deciding;				/* decision.decision is set */

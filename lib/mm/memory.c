@@ -18,6 +18,7 @@
 #include "../observers/simtlb.h"
 #include "../arch/arch.h"
 #include "../arch/arm64/tlbflush.h"
+#include "../arch/riscv/tlbflush.h"
 #include "../arch/x86/mm/tlb.h"
 
 #define KNOWN_FLAGS (TLBGEN_FAULT_FLAG_WRITE | TLBGEN_FAULT_FLAG_MKWRITE | \
@@ -40,6 +41,9 @@ static const char *const fault_stat_names[TLBGEN_FAULT_STAT_NR] = {
 	[TLBGEN_FAULT_STAT_SPURIOUS_FLUSH] = "spurious_flush",
 	[TLBGEN_FAULT_STAT_SPURIOUS_RETRIED] = "spurious_on_retry",
 	[TLBGEN_FAULT_STAT_ACCESS_FLUSH] = "access_flags_flush",
+	[TLBGEN_FAULT_STAT_UPDATE_MMU_CACHE] = "update_mmu_cache",
+	[TLBGEN_FAULT_STAT_SFENCE_VMA] = "umc_sfence_vma",
+	[TLBGEN_FAULT_STAT_SINVAL_VMA] = "umc_sinval_vma",
 };
 
 TLBGEN_API const char *tlbgen_fault_stat_name(enum tlbgen_fault_stat s)
@@ -162,6 +166,17 @@ static void flush_tlb_fix_spurious_fault(struct tlbgen_system *sys, unsigned int
 	}
 }
 
+/* riscv: update_mmu_cache() after a PTE was set (lib/arch/riscv/tlbflush.c). */
+static void riscv_update_mmu_cache(struct tlbgen_system *sys, unsigned int cpu,
+				   struct tlbgen_mm *mm, unsigned long addr)
+{
+	if (sys->profile.fault_arch != FAULT_ARCH_RISCV)
+		return;
+	fcount(sys, cpu, TLBGEN_FAULT_STAT_UPDATE_MMU_CACHE);
+	fcount(sys, cpu, tlbgen__riscv_update_mmu_cache(sys, cpu, mm, addr) ?
+		    TLBGEN_FAULT_STAT_SINVAL_VMA : TLBGEN_FAULT_STAT_SFENCE_VMA);
+}
+
 /*
  * The kernel runs the hook under the PTL. The model cannot hold it across
  * a flush that waits for other CPUs: in stepped mode the wait ends after
@@ -205,6 +220,11 @@ static bool access_flags_changed(struct tlbgen_system *sys, unsigned int cpu,
 			return true;
 		}
 		flush_tlb_fix_spurious_fault(sys, cpu, mm, addr, false);
+		return false;
+	case FAULT_ARCH_RISCV:
+		/* ptep_set_access_flags() flushes nothing; handle_pte_fault() then
+		 * calls update_mmu_cache_range(). */
+		riscv_update_mmu_cache(sys, cpu, mm, addr);
 		return false;
 	case FAULT_ARCH_X86:
 	default:
@@ -251,6 +271,8 @@ TLBGEN_API int tlbgen_handle_mm_fault(struct tlbgen_system *sys, unsigned int cp
 		}
 		tlbgen__pte_set_flags(p, TLBGEN_PTEF_YOUNG |
 				      (write ? TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY : 0));
+		/* finish_fault() -> set_pte_range() -> update_mmu_cache_range() */
+		riscv_update_mmu_cache(sys, cpu, mm, addr);
 		tlbgen__pte_unlock(p);
 		fcount(sys, cpu, TLBGEN_FAULT_STAT_INSTALL);
 		/*

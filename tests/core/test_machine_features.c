@@ -4,7 +4,7 @@
  * tlbi=ipi boot switch (abe7c8b09bd7, v7.2), which a kernel without it
  * ignores; and the riscv board whose IPIs come from SBI, so that remote
  * fences go by SBI. The arm64 REPEAT_TLBI erratum is in
- * tests/batch/test_versions.c.
+ * tests/batch/test_versions.c, riscv's Svinval in tests/faults.
  */
 #include "invlpgb-fx.h"
 

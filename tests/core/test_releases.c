@@ -25,7 +25,9 @@ static const struct release {
 		{ "smp_cfd_mask", "task-local", "9a560af15fd3" },
 		{ "smp_wait_preempt", "on", "8df8a6028309" },
 		{ "flush_tlb_info", "stack", "ed15468787dd" },
-		{ "flush_multi_preempt", "on", "a5a162fe1ae1" } } },
+		{ "flush_multi_preempt", "on", "a5a162fe1ae1" },
+		{ "riscv_umc_asid", "on", "af842aea58d8" },
+		{ "riscv_umc_svinval", "on", "905be00304bd" } } },
 	{ "latest", "v7.3-rc", { { NULL } } },
 };
 

@@ -40,7 +40,7 @@ static void test_policy_usable_by_name(void **state)
 	struct tlbgen_system *sys;
 	struct tlbgen_mm *mm;
 	uint64_t st[TLBGEN_STAT_NR];
-	char desc[1024];
+	char desc[2048];	/* every choice, then user_ops */
 
 	(void)state;
 	assert_int_equal(tlbgen_system__create(&o, &sys), 0);

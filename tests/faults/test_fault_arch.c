@@ -132,6 +132,87 @@ static void test_changed_x86_generic(void **state)
 	}
 }
 
+/*
+ * riscv: a write fault on CPU 0 makes mm a's page 0 dirty; CPU 0 also holds
+ * page 0 of mm b (another ASID). update_mmu_cache() fences the page: before
+ * af842aea58d8 (v7.2) by sfence.vma of the address in every ASID, which
+ * drops b's entry too; since (v7.3-rc) by a's ASID only. With 905be00304bd
+ * on a hart with Svinval (machine feature riscv_svinval) the fence is
+ * sfence.w.inval, sinval.vma, sfence.inval.ir. Returns b's TLB hit after.
+ */
+static int riscv_umc(const char *profile, bool svinval, uint64_t *sfence, uint64_t *sinval)
+{
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = 2, .mode = TLBGEN_MODE_STEPPED,
+		    .profile = profile, .seed = 42, .riscv_svinval = svinval);
+	struct tlbgen_system *sys = t_sys_opts(&o);
+	struct tlbgen_mm *a = t_mm(sys, 8), *b = t_mm(sys, 8);
+	int hit;
+
+	assert_int_equal(tlbgen_system__set_choices(sys, "fault_arch=riscv"), 0);
+	assert_int_equal(tlbgen_pte_set(sys, 0, a, 0, RW_CLEAN), 0);
+	assert_int_equal(tlbgen_switch_mm(sys, 0, b), 0);
+	assert_int_equal(tlbgen_access(sys, 0, 0), 0);
+	assert_int_equal(tlbgen_switch_mm(sys, 0, a), 0);
+	assert_int_equal(tlbgen_access(sys, 0, 0), 0);
+	assert_int_equal(tlbgen_access(sys, 0, 0), 1);
+	assert_int_equal(tlbgen_stats__reset(sys), 0);
+	assert_int_equal(tlbgen_fault_stats__reset(sys), 0);
+	assert_int_equal(tlbgen_handle_mm_fault(sys, 0, a, 0, WR), 0);
+	assert_int_equal(tlbgen_pte__flags(a, 0), RW_DIRTY);
+	assert_int_equal(fst(sys, TLBGEN_FAULT_STAT_CHANGED), 1);
+	assert_int_equal(fst(sys, TLBGEN_FAULT_STAT_UPDATE_MMU_CACHE), 1);
+	assert_int_equal(fst(sys, TLBGEN_FAULT_STAT_ACCESS_FLUSH), 0);
+	*sfence = fst(sys, TLBGEN_FAULT_STAT_SFENCE_VMA);
+	*sinval = fst(sys, TLBGEN_FAULT_STAT_SINVAL_VMA);
+	assert_int_equal(tlbgen_access(sys, 0, 0), 0);	/* a's entry went */
+	assert_int_equal(tlbgen_switch_mm(sys, 0, b), 0);
+	assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_SWITCH_MM_FLUSH), 0);
+	hit = tlbgen_access(sys, 0, 0);
+	assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
+	assert_int_equal(tlbgen_oracle__violations(sys), 0);
+	assert_int_equal(tlbgen_system__destroy(sys), 0);
+	return hit;
+}
+
+static void test_riscv_update_mmu_cache(void **state)
+{
+	uint64_t sfence, sinval;
+
+	(void)state;
+	assert_int_equal(riscv_umc("v7.2", false, &sfence, &sinval), 0);	/* every ASID */
+	assert_int_equal(sfence, 1);
+	assert_int_equal(sinval, 0);
+	assert_int_equal(riscv_umc("v7.2", true, &sfence, &sinval), 0);	/* no Svinval use yet */
+	assert_int_equal(sfence, 1);
+	assert_int_equal(sinval, 0);
+	assert_int_equal(riscv_umc("v7.3-rc", false, &sfence, &sinval), 1);	/* a's ASID only */
+	assert_int_equal(sfence, 1);
+	assert_int_equal(sinval, 0);
+	assert_int_equal(riscv_umc("v7.3-rc", true, &sfence, &sinval), 1);
+	assert_int_equal(sfence, 0);
+	assert_int_equal(sinval, 1);
+}
+
+/* A fault that installs a PTE: riscv's set_pte_range() ends in update_mmu_cache(). */
+static void test_riscv_install(void **state)
+{
+	static const char *const arches[] = { "fault_arch=x86", "fault_arch=riscv" };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct tlbgen_mm *mm;
+		struct tlbgen_system *sys = setup("latest", arches[i], TLBGEN_PTEF_NONE, &mm);
+
+		assert_int_equal(tlbgen_handle_mm_fault(sys, 0, mm, 0, 0), 0);
+		assert_int_equal(fst(sys, TLBGEN_FAULT_STAT_INSTALL), 1);
+		assert_int_equal(fst(sys, TLBGEN_FAULT_STAT_UPDATE_MMU_CACHE), i);
+		assert_int_equal(fst(sys, TLBGEN_FAULT_STAT_SFENCE_VMA), i);
+		assert_int_equal(t_cpu_stat(sys, 0, TLBGEN_STAT_PAGES_INVALIDATED), i);
+		assert_int_equal(t_sys_stat(sys, TLBGEN_STAT_IPI_SENT), 0);
+		assert_int_equal(tlbgen_system__destroy(sys), 0);
+	}
+}
+
 /* arm64's broadcast TLBI edits remote simulated TLBs: not with threads and the oracle. */
 static void test_arm64_threaded_oracle_refused(void **state)
 {
@@ -154,6 +235,8 @@ int main(void)
 		cmocka_unit_test(test_arm64_spurious_v6_18_v6_19),
 		cmocka_unit_test(test_changed_x86_generic),
 		cmocka_unit_test(test_arm64_threaded_oracle_refused),
+		cmocka_unit_test(test_riscv_update_mmu_cache),
+		cmocka_unit_test(test_riscv_install),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

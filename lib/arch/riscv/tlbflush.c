@@ -17,7 +17,9 @@
  * generic flush_tlb_mm_range() path.
  */
 #include "../../core/access.h"
+#include "../../core/access-mm.h"
 #include "../../core/irqflags.h"
+#include "../../observers/cost.h"
 #include "../../observers/oracle.h"
 #include "../../observers/simtlb.h"
 #include "tlbflush.h"
@@ -222,6 +224,37 @@ void tlbgen__riscv_range_rule(unsigned long ceiling, enum tlbgen_ceiling_cmp cmp
 	}
 	out->full = tlbgen__ceiling_over(out->units, ceiling, cmp);
 	tlbgen__range_rule_ops(start, end, shift, out);
+}
+
+/*
+ * update_mmu_cache_range() of one page, run by the faulting task after it
+ * set a PTE: riscv may cache an invalid entry, so the new PTE's page is
+ * fenced locally at once rather than taking a second fault. Before
+ * af842aea58d8 that is local_flush_tlb_page(), sfence.vma of the address
+ * in every ASID; since, of the mm's ASID only. With 905be00304bd, on a
+ * hart with Svinval: sfence.w.inval, sinval.vma, sfence.inval.ir. The
+ * model charges one page invalidation either way (no figure for sinval).
+ */
+bool tlbgen__riscv_update_mmu_cache(struct tlbgen_system *sys, unsigned int cpu,
+				    struct tlbgen_mm *mm, unsigned long addr)
+{
+	unsigned long vpn = addr >> TLBGEN_PAGE_SHIFT;
+	bool svinval = sys->riscv_svinval && sys->profile.riscv_umc_svinval;
+
+	if (tlbgen__this_loaded_mm(sys, cpu) != mm)
+		return svinval;
+	tlbgen__local_irq_disable(sys, cpu);
+	tlbgen__cost_charge(sys, cpu, TLBGEN_COST_INV_PAGES, 1);
+	if (sys->profile.riscv_umc_asid) {
+		tlbgen__tlb_invalidate_nocost(sys, cpu, tlbgen__this_loaded_mm_asid(sys, cpu),
+					      vpn, vpn, false);
+	} else {
+		for (uint16_t asid = 0; asid < TLBGEN_TLB_NR_DYN_ASIDS; asid++)
+			tlbgen__tlb_invalidate_nocost(sys, cpu, asid, vpn, vpn, false);
+	}
+	tlbgen__count(sys, cpu, mm, TLBGEN_STAT_PAGES_INVALIDATED);
+	tlbgen__local_irq_enable(sys, cpu);
+	return svinval;
 }
 
 /* 54d7431af73e selects ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH (v6.8). */
