@@ -81,9 +81,12 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "44126343d58c: X86_FEATURE_INVLPGB depends on X86_FEATURE_PCID (cpuid-deps), body "
 	  "read in the 7.0.y backport. Not modelled: the arm64 C1-Pro SME DVMSync erratum "
 	  "(6bfbf574a391 __tlbi_sync_s1ish_{kernel,batch}(), d9fb08ba946a the mm passed to "
-	  "__tlbi_sync_s1ish(), 0baba94a9779 the erratum's IPIs to the CPUs running with SME): "
-	  "the model has no SME state, and only the subjects and the first lines of the first "
-	  "body (6.18.y backport) were read" },
+	  "__tlbi_sync_s1ish(), 0baba94a9779 the erratum's IPIs to the CPUs running with SME). "
+	  "0baba94a9779's body, read in its 6.18.y backport: on C1-Pro r0p0..r1p2 with SME "
+	  "(ARM64_WORKAROUND_4193714, a machine's), mm_cpumask() holds the CPUs that run the mm "
+	  "at EL0 with SME; each TLBI sync of a user mm ends with a waiting IPI to them, and each "
+	  "batched unmap add issues a DSB ISH and ORs the mm's mask into the batch, which the "
+	  "flush IPIs. The model has no SME state; the first two only prepare the helpers it uses" },
 	/* abe7c8b09bd7 (tip x86/urgent, merged on the day of v7.2); cfd391e74134 widens
 	 * which CPUs have the erratum: a machine's, no choice. */
 	{ "v7.2", "v7.1", "tlbi_cmdline=yes",
