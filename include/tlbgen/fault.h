@@ -11,14 +11,15 @@
  *                                         arm64 on a write flush_tlb_page()
  *                                         (TLBI+DSB, no IPI; local from
  *                                         cb1fa2e99955, arm64_fault_flush);
- *                                         generic: the hook below
+ *                                         generic: the hook below;
+ *                                         riscv update_mmu_cache()
  *   unchanged and FAULT_FLAG_TRIED     -> nothing (b7333b58f358; choice
  *                                         spurious_skip_tried)
  *   unchanged and FAULT_FLAG_WRITE     -> flush_tlb_fix_spurious_fault()
  *   unchanged read fault               -> nothing
  * The PTE is made dirty and young on a retry too: only the flush is skipped.
  * flush_tlb_fix_spurious_fault() is a choice (flush_tlb_fix_spurious_fault)
- * for fault_arch x86 and generic:
+ * for fault_arch x86, generic and riscv:
  *   generic  flush_tlb_page(): the core's cross-CPU flush_tlb_mm_range();
  *   noop     x86;
  *   local    one page on this CPU only (Catalin Marinas, July 2020).
@@ -27,7 +28,8 @@
  * except around a cross-CPU flush_tlb_page(), which the model cannot wait
  * for with a spinlock held (stepped mode completes it later).
  * A fault on a none PTE models do_fault() of a shared file mapping: the PTE
- * is installed (young; writable and dirty for a write), and when the caller
+ * is installed (young; writable and dirty for a write; riscv then runs
+ * update_mmu_cache() on it too), and when the caller
  * says balance_dirty_pages() would throttle (TLBGEN_FAULT_MODEL_THROTTLE)
  * a first attempt with FAULT_FLAG_ALLOW_RETRY drops the lock and returns
  * VM_FAULT_RETRY (89b15332af7c): the arch handler retries with
