@@ -412,7 +412,6 @@ struct tlbgen_system {
 	tlbgen_flush_done_fn flush_done;	/* the guard of user_done (lib/system.c), or NULL */
 	void *flush_done_ctx;
 	struct { tlbgen_flush_done_fn fn; void *ctx; bool running; } user_done;	/* set_flush_done() */
-
 	atomic_int waiting_cpus;		/* initiators in flight */
 	atomic_int attached_cpus;		/* threaded: attached threads */
 
@@ -431,8 +430,8 @@ struct tlbgen_system {
 	struct tlbgen_arena arena;		/* per-CPU blocks, by node */
 	struct tlbgen_cost_model cost_model;	/* sz == 0: the defaults */
 	struct tlbgen_machine machine;		/* virtual mode */
-	/* Machine and boot features: system opts (tlbgen/system.h). */
-	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence, tlbi_ipi, riscv_svinval;
+	bool invlpgb, no_pcid, arm64_repeat_tlbi, riscv_sbi_rfence, tlbi_ipi,
+	     riscv_svinval;	/* machine and boot features (system opts, tlbgen/system.h) */
 	struct tlbgen_global_asids gasid;	/* with invlpgb */
 	struct tlbgen_decision_ops decision;	/* tlbgen/decision.h */
 	bool deciding;				/* decision.decision is set */
