@@ -124,9 +124,17 @@ static int opt_buffer(struct rd *r, const unsigned char *o, uint64_t size)
 		return ERR("the BUFFER option ends before its CPUs");
 	if (replay__dat_le(o + p, 4) != r->d->page_size)
 		return ERR("the BUFFER option's page size is not the file's");
+	/*
+	 * trace-cmd lists only the CPUs whose buffers held data: a CPU that
+	 * recorded nothing is left out, so n may be below the CPU count
+	 * (TRACECMD_OPTION_CPUCOUNT); each listed id is below that count.
+	 */
 	n = replay__dat_le(o + p + 4, 4);
-	if ((ret = set_cpus(r, n)))
+	if (!r->have_cpus && (ret = set_cpus(r, n)))
 		return ret;
+	if (!n || n > r->d->nr_cpus)
+		return ERR("the BUFFER option lists %llu CPUs of the file's %u",
+			   (unsigned long long)n, r->d->nr_cpus);
 	if ((size - p - 8) / 20 < n)
 		return ERR("the BUFFER option ends before its %llu CPUs", (unsigned long long)n);
 	/* The data section: its header (TRACECMD_OPTION_BUFFER) in the file. */
@@ -139,7 +147,7 @@ static int opt_buffer(struct rd *r, const unsigned char *o, uint64_t size)
 	for (uint64_t c = 0, q = p + 8; c < n; c++, q += 20) {
 		uint64_t id = replay__dat_le(o + q, 4);
 
-		if (id >= n || r->d->cpu[id].off)
+		if (id >= r->d->nr_cpus || r->d->cpu[id].off)
 			return ERR("the BUFFER option names CPU %llu twice or out of range",
 				   (unsigned long long)id);
 		r->d->cpu[id].off = replay__dat_le(o + q + 4, 8);
