@@ -71,24 +71,30 @@ static bool overridden(const char *spec, const char *field)
 	return false;
 }
 
-/* The ranges that apply: low < high, not overridden, and INVLPGB's only
- * on a machine that has it, or whose broadcast TLBI uses those figures. */
-static int ranges(const struct bench_env *e, const struct bench_vtable *t,
-		  struct tlbgen_machine_range *r)
+int bench_interval_ranges(const char *spec, bool invlpgb_figures, struct tlbgen_machine_range *r,
+			  int max)
 {
 	char name[64];
 	int n, k = 0;
 
-	base_name(t->machine, name, sizeof(name));
-	n = tlbgen_machine_ranges(name, r, MAX_RANGES);
-	for (int i = 0; i < n && i < MAX_RANGES; i++) {
+	base_name(spec, name, sizeof(name));
+	n = tlbgen_machine_ranges(name, r, (size_t)max);
+	for (int i = 0; i < n && i < max; i++) {
 		bool ib = !strcmp(r[i].field, "invlpgb") || !strcmp(r[i].field, "tlbsync");
 
-		if (r[i].low < r[i].high && !overridden(t->machine, r[i].field) &&
-		    (!ib || (e && e->invlpgb) || t->broadcast_tlbi))
+		if (r[i].low < r[i].high && !overridden(spec, r[i].field) && (!ib || invlpgb_figures))
 			r[k++] = r[i];
 	}
 	return n < 0 ? n : k;
+}
+
+/* The ranges that apply: INVLPGB's only on a machine that has it, or
+ * whose broadcast TLBI uses those figures. */
+static int ranges(const struct bench_env *e, const struct bench_vtable *t,
+		  struct tlbgen_machine_range *r)
+{
+	return bench_interval_ranges(t->machine, (e && e->invlpgb) || t->broadcast_tlbi, r,
+				     MAX_RANGES);
 }
 
 int bench_vtable_interval_check(const struct bench_vtable *t)
@@ -127,8 +133,8 @@ static int rerun(const struct bench_env *e, const struct bench_vspec *base,
 	return err;
 }
 
-static void spec_with(char *buf, size_t len, const char *spec, const char *field,
-		      unsigned long v)
+void bench_interval_spec_with(char *buf, size_t len, const char *spec, const char *field,
+			      unsigned long v)
 {
 	snprintf(buf, len, "%s%s%s=%lu", spec, strchr(spec, ':') ? "," : ":", field, v);
 }
@@ -148,8 +154,8 @@ static int row_interval(const struct bench_env *e, const struct bench_vtable *t,
 		double ops[2][BENCH_MAX_POLICIES], chg[2][BENCH_MAX_POLICIES];
 
 		for (int end = 0; !err && end < 2; end++) {
-			spec_with(spec, sizeof(spec), t->machine, r[f].field,
-				  end ? r[f].high : r[f].low);
+			bench_interval_spec_with(spec, sizeof(spec), t->machine, r[f].field,
+						 end ? r[f].high : r[f].low);
 			err = rerun(e, base, row, spec, ops[end], chg[end]);
 		}
 		for (unsigned int k = 0; !err && k < e->npol; k++) {

@@ -6,6 +6,18 @@
 
 #include "report.h"
 
+/*
+ * The stated ranges (tlbgen_machine_ranges()) of the model `spec` names
+ * that apply to it: low below high, a field the spec does not set itself,
+ * and invlpgb/tlbsync only if invlpgb_figures (a machine with INVLPGB, or
+ * arm64's broadcast TLBI). The count (at most max) or -ENOENT.
+ */
+int bench_interval_ranges(const char *spec, bool invlpgb_figures, struct tlbgen_machine_range *r,
+			  int max);
+/* `spec` with `field` set to v, into buf. */
+void bench_interval_spec_with(char *buf, size_t len, const char *spec, const char *field,
+			      unsigned long v);
+
 /* 0 when t's machine has stated ranges (tlbgen_machine_ranges()), else a
  * message and -EINVAL: check before the table runs. */
 int bench_vtable_interval_check(const struct bench_vtable *t);
