@@ -61,6 +61,16 @@ void validate_print_row(const struct corpus_row *r)
 	       validate_get("measured_change_pct", id), validate_get("model_change_pct", id),
 	       validate_get("change_error_points", id), yes(validate_get("holds", id)), cal,
 	       yes(validate_get("calibrated_holds_change", id)));
+	if (isnan(validate_get("model_change_interval_low_pct", id)))
+		return;
+	printf("#   interval over %.0f ranged figures: rate %.0f..%.0f (measured %s), change "
+	       "%+.1f..%+.1f%% (measured %s)\n", validate_get("interval_figures", id),
+	       validate_get("model_rate_interval_low", id),
+	       validate_get("model_rate_interval_high", id),
+	       validate_get("measured_in_rate_interval", id) > 0 ? "inside" : "outside",
+	       validate_get("model_change_interval_low_pct", id),
+	       validate_get("model_change_interval_high_pct", id),
+	       validate_get("measured_in_change_interval", id) > 0 ? "inside" : "outside");
 }
 
 void validate_print_summary(void)

@@ -26,6 +26,7 @@
 #include "results.h"
 #include "run-virtual.h"
 #include "validate-cal.h"
+#include "validate-interval.h"
 #include "validate-print.h"
 
 #define RATE_TOL_PCT	25.0
@@ -33,6 +34,8 @@
 
 static const char *corpus_path;
 static const char *only_row;
+static bool interval;
+static unsigned int interval_runs = 1;
 
 static const struct bench_opt validate_opts[] = {
 	{ .name = "corpus", .arg = "FILE", .type = BOPT_STR, .dst = &corpus_path,
@@ -40,6 +43,12 @@ static const struct bench_opt validate_opts[] = {
 		  "instead of the one built in" },
 	{ .name = "row", .arg = "ID", .type = BOPT_STR, .dst = &only_row,
 	  .help = "run only the row with this id" },
+	{ .name = "interval", .type = BOPT_FLAG, .dst = &interval,
+	  .help = "each row's prediction also as the interval its model's stated\n"
+		  "ranges put on it (docs/machines.md): every ranged figure at\n"
+		  "either end, one at a time, the effects summed" },
+	{ .name = "interval-runs", .arg = "R", .type = BOPT_UINT, .dst = &interval_runs,
+	  .min = 1, .max = 16, .help = "seeds per rerun of --interval (1)" },
 	BENCH_OPT_END,
 };
 
@@ -119,6 +128,40 @@ static void record_row(const struct corpus_row *r, const double rate[2], double 
 	json_decref(pa);
 }
 
+/* --interval's reruns: a will-it-scale row over interval_runs seeds. */
+static int wis_rates(void *ctx, const struct corpus_row *r, const struct tlbgen_machine *m,
+		     double rate[2])
+{
+	double se;
+
+	return run_wis(ctx, r, m, rate, &se);
+}
+
+static int swap_rates(void *ctx, const struct corpus_row *r, const struct tlbgen_machine *m,
+		      double rate[2])
+{
+	(void)ctx;
+	return run_swap(r, m, rate);
+}
+
+static int row_interval(const struct bench_env *e, const struct corpus_row *r,
+			const double rate[2])
+{
+	struct bench_env *ie = malloc(sizeof(*ie));
+	json_t *pa = validate_params(r->id);
+	int err = ie ? 0 : -ENOMEM;
+
+	if (!err) {
+		*ie = *e;
+		ie->runs = interval_runs;
+		err = validate_interval(r, r->wl->kind == CORPUS_WIS ? wis_rates : swap_rates, ie,
+					rate, pa);
+	}
+	json_decref(pa);
+	free(ie);
+	return err;
+}
+
 static int run_row(struct bench_env *e, const struct corpus_row *r)
 {
 	struct tlbgen_machine m;
@@ -134,6 +177,11 @@ static int run_row(struct bench_env *e, const struct corpus_row *r)
 		return err;
 	}
 	record_row(r, rate, se);
+	if (interval && (err = row_interval(e, r, rate))) {
+		fprintf(stderr, "tlbgen-bench: validate: row '%s': --interval: %s\n", r->id,
+			strerror(-err));
+		return err;
+	}
 	return 0;
 }
 

@@ -126,4 +126,34 @@ os.unlink(f.name)
 check(run.rc == 2 and "not JSON" in run.err and "line 2" in run.err, "a corpus that is not JSON: its line")
 run = Run(bench, ["validate", "--row", "no-such-row"])
 check(run.rc == 2 and "no-such-row" in run.err, "an unknown --row is named")
+# --interval on a row of its own: the model's prediction lies inside the
+# interval, the interval is the sum of the figures' effects, one swing a
+# ranged figure of unmatched, and "inside" says what the numbers say.
+VF2 = "vf2-swap_bench-threads-54d7431af73e"
+ri = Run(bench, ["validate", "--interval", "--row", VF2])
+check(ri.rc == 0, "validate --interval --row: exit 0 (rc %d)" % ri.rc)
+
+
+def iv(name):
+    return ri.value(name, workload="validate", row=VF2)
+
+
+rate, chg = iv("model_base_rate"), iv("model_change_pct")
+rlo, rhi = iv("model_rate_interval_low"), iv("model_rate_interval_high")
+clo, chi = iv("model_change_interval_low_pct"), iv("model_change_interval_high_pct")
+check(None not in (rlo, rhi, clo, chi) and rlo <= rate <= rhi and clo <= chg <= chi,
+      "the prediction inside its interval (rate %s in %s..%s, change %s in %s..%s)"
+      % (rate, rlo, rhi, chg, clo, chi))
+swings = ri.values("figure_swing_change_pct", "figure", workload="validate", row=VF2)
+check(len(swings) == iv("interval_figures") and "ipi_latency" in swings and
+      "page_fault" in swings, "a swing per ranged figure of unmatched (%d)" % len(swings))
+check(chi - clo <= sum(swings.values()) + 1e-6 and chi - clo > 0,
+      "the change interval is at most the figures' swings summed")
+m_rate, m_chg = iv("measured_base_rate"), iv("measured_change_pct")
+check(iv("measured_in_rate_interval") == (1 if rlo <= m_rate <= rhi else 0) and
+      iv("measured_in_change_interval") == (1 if clo <= m_chg <= chi else 0),
+      "inside/outside as the numbers say")
+check(Run(bench, ["validate", "--row", VF2], keep=True).value(
+      "model_change_interval_low_pct", workload="validate", row=VF2) is None,
+      "without --interval, no interval")
 sys.exit(status())
