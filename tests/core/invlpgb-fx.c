@@ -58,6 +58,28 @@ int assign_one(struct tlbgen_system *sys, struct tlbgen_mm *mm)
 	return gasid(mm, NULL);
 }
 
+/*
+ * mm on CPUs 0..3: three flushes of page 1 from CPU 0 (the first may hand
+ * out a global ASID), page 2 read on CPUs 1..3, then one flush of page 2
+ * with the counters reset, read again: its INVLPGBs and IPIs, and the ASID.
+ */
+void four_cpu_flush(struct tlbgen_system *sys, struct tlbgen_mm *mm, uint64_t *invlpgb,
+		    uint64_t *ipis, int *asid)
+{
+	t_switch_all(sys, 0, 3, mm);
+	for (int i = 0; i < 3; i++)
+		flush_page(sys, 0, mm, 1);
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
+	assert_int_equal(tlbgen_stats__reset(sys), 0);
+	flush_page(sys, 0, mm, 2);
+	for (unsigned int c = 1; c < 4; c++)
+		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
+	*invlpgb = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
+	*ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
+	*asid = gasid(mm, NULL);
+}
+
 /* Off every CPU, then destroyed: mm_free_global_asid() marks its ASID freed. */
 void exit_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm)
 {

@@ -20,5 +20,7 @@ void flush_page(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_mm *m
 int global_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm);
 int assign_one(struct tlbgen_system *sys, struct tlbgen_mm *mm);
 void exit_mm(struct tlbgen_system *sys, struct tlbgen_mm *mm);
+void four_cpu_flush(struct tlbgen_system *sys, struct tlbgen_mm *mm, uint64_t *invlpgb,
+		    uint64_t *ipis, int *asid);
 
 #endif /* TLBGEN_TESTS_CORE_INVLPGB_FX_H */

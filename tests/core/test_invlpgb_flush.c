@@ -231,18 +231,7 @@ static void no_pcid_flush(const char *profile, bool no_pcid, uint64_t *invlpgb, 
 	struct tlbgen_system *sys = t_sys_opts(&o);
 	struct tlbgen_mm *mm = t_mm(sys, 64);
 
-	t_switch_all(sys, 0, 3, mm);
-	for (int i = 0; i < 3; i++)
-		flush_page(sys, 0, mm, 1);
-	for (unsigned int c = 1; c < 4; c++)
-		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
-	assert_int_equal(tlbgen_stats__reset(sys), 0);
-	flush_page(sys, 0, mm, 2);
-	for (unsigned int c = 1; c < 4; c++)
-		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
-	*invlpgb = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
-	*ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
-	*asid = gasid(mm, NULL);
+	four_cpu_flush(sys, mm, invlpgb, ipis, asid);
 	*warns = tlbgen_system__warns(sys);
 	/* No CPU used a stale page 2, whichever way it was flushed. */
 	assert_int_equal(tlbgen_oracle__violations(sys), 0);

@@ -23,18 +23,7 @@ static void tlbi_flush(const char *profile, const char *choices, bool tlbi_ipi,
 
 	if (choices)
 		assert_int_equal(tlbgen_system__set_choices(sys, choices), 0);
-	t_switch_all(sys, 0, 3, mm);
-	for (int i = 0; i < 3; i++)
-		flush_page(sys, 0, mm, 1);
-	for (unsigned int c = 1; c < 4; c++)
-		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
-	assert_int_equal(tlbgen_stats__reset(sys), 0);
-	flush_page(sys, 0, mm, 2);
-	for (unsigned int c = 1; c < 4; c++)
-		assert_int_equal(tlbgen_access(sys, c, PG(2)), 0);
-	*invlpgb = t_sys_stat(sys, TLBGEN_STAT_INVLPGB);
-	*ipis = t_sys_stat(sys, TLBGEN_STAT_IPI_SENT);
-	*asid = gasid(mm, NULL);
+	four_cpu_flush(sys, mm, invlpgb, ipis, asid);
 	assert_int_equal(tlbgen_oracle__violations(sys), 0);
 	assert_int_equal(tlbgen_system__destroy(sys), 0);
 }

@@ -248,9 +248,21 @@ static int vt_wis_thread(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	return err;
 }
 
-static void test_flush_done_virtual(void **state)
+/* An NR-CPU virtual system on skylake-56 under v6.0, seed 3. */
+static struct tlbgen_system *vt_sys(void)
 {
 	struct tlbgen_machine m;
+	struct tlbgen_system *sys = NULL;
+
+	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
+	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NR, .mode = TLBGEN_MODE_VIRTUAL,
+		    .profile = "v6.0", .seed = 3, .machine = &m);
+	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	return sys;
+}
+
+static void test_flush_done_virtual(void **state)
+{
 	struct tlbgen_system *sys;
 	struct vt_wis w = { 0 };
 	struct done_rec d = { 0 };
@@ -258,10 +270,7 @@ static void test_flush_done_virtual(void **state)
 	int ret;
 
 	(void)state;
-	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NR, .mode = TLBGEN_MODE_VIRTUAL,
-		    .profile = "v6.0", .seed = 3, .machine = &m);
-	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	sys = vt_sys();
 	d.sys = sys;
 	assert_int_equal(tlbgen_system__set_flush_done(sys, on_done, &d), 0);
 	w.mm = t_mm(sys, NR);
@@ -284,17 +293,13 @@ static void test_flush_done_virtual(void **state)
  * program), and the run goes on. */
 static void test_flush_done_virtual_nested(void **state)
 {
-	struct tlbgen_machine m;
 	struct tlbgen_system *sys;
 	struct vt_wis w = { 0 };
 	struct nest_rec n = { .other = 1 };
 	int ret;
 
 	(void)state;
-	assert_int_equal(tlbgen_machine_lookup("skylake-56", &m), 0);
-	TLBGEN_OPTS(tlbgen_system_opts, o, .nr_cpus = NR, .mode = TLBGEN_MODE_VIRTUAL,
-		    .profile = "v6.0", .seed = 3, .machine = &m);
-	assert_int_equal(tlbgen_system__create(&o, &sys), 0);
+	sys = vt_sys();
 	n.sys = sys;
 	w.mm = n.mm = t_mm(sys, NR);
 	assert_int_equal(tlbgen_system__set_flush_done(sys, on_done_nest, &n), 0);
