@@ -14,13 +14,8 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 clone=$tmp/clone
-mkdir "$clone"
-if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	# Tracked files only: a file the doc needs but git does not know fails here.
-	(cd "$src" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clone"
-else
-	(cd "$src" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$clone"
-fi
+. "$(dirname "$0")/clone-tree.sh"
+clone_tree "$src" "$clone"
 
 # The blocks between <!-- embed-test:begin --> and <!-- embed-test:end -->,
 # without their ``` fences, as one script.

@@ -41,12 +41,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 clone=$tmp/clone
-mkdir "$clone"
-if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$src" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clone"
-else
-	(cd "$src" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$clone"
-fi
+. "$(dirname "$0")/clone-tree.sh"
+clone_tree "$src" "$clone"
 # README's install block up to its first ninja line: the configure commands;
 # the directory is the one that line builds in.
 awk '/<!-- embed-test:begin -->/ { on = 1; next }
