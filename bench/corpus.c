@@ -197,6 +197,16 @@ static int opt_str(const struct where *w, json_t *row, const char *f, const char
 	return member(row, f) ? get_str(w, row, f, out) : 0;
 }
 
+/* The optional "window": both lengths and the reason, or nothing. */
+static int get_window(const struct where *w, json_t *row, struct corpus_row *r)
+{
+	if (!json_object_get(row, "window"))
+		return 0;
+	return get_uint(w, row, "window.warmup_ms", 0, 1000, &r->warm_ms) ?:
+	       get_uint(w, row, "window.ms", 1, 1000, &r->ms) ?:
+	       get_str(w, row, "window.why", &r->window_why);
+}
+
 static int get_entry(const struct where *w, json_t *row, struct corpus_row *r)
 {
 	if (!json_object_get(row, "entry"))
@@ -240,6 +250,7 @@ static int load_row(const struct where *w0, json_t *row, struct corpus_row *r,
 	      get_str(&w, row, "source", &r->source) ?:
 	      opt_str(&w, row, "note", &r->note) ?:
 	      opt_bool(&w, row, "machine.invlpgb", &r->invlpgb) ?:
+	      get_window(&w, row, r) ?:
 	      get_entry(&w, row, r);
 	if (err)
 		return err;

@@ -49,6 +49,11 @@ struct corpus_row {
 	double change_pct;		/* measured */
 	const char *source;		/* message id, commit or URL */
 	const char *note;		/* what the model cannot express, or NULL */
+	/* Virtual time at least this long (0: the run's): a workload whose
+	 * tasks act once per long period (page_fault3's munmap() every 32768
+	 * faults) is warmed and measured over a good part of it. */
+	unsigned int warm_ms, ms;
+	const char *window_why;		/* why the row needs its window */
 	/* CORPUS_SWAP: pages per MADV_PAGEOUT and other threads left lazy. */
 	unsigned int pages, lazy;
 	/* The prediction at entry (has_entry false: not yet recorded). */

@@ -101,6 +101,21 @@ bad(lambda r: r["measured"].update(change_pct="big"), [base["id"], "measured.cha
     "a change that is not a number")
 bad(lambda r: r.update(workload="kernbench"), [base["id"], "workload"], "an unknown workload")
 bad(lambda r: r.update(tasks=100000), [base["id"], "tasks"], "too many tasks")
+bad(lambda r: r.update(window={"warmup_ms": 10, "ms": 0, "why": "x"}), [base["id"], "window.ms"],
+    "a window of no time")
+bad(lambda r: r.update(window={"warmup_ms": 10, "ms": 10}), [base["id"], "window.why"],
+    "a window without its reason")
+# A row's own window lengthens the run's, never shortens it.
+for ms, want in ((1, 3), (9, 9)):
+    r = copy.deepcopy(base)
+    r["window"] = {"warmup_ms": 1, "ms": 3, "why": "a test's"}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"rows": [r]}, f)
+    run = Run(bench, ["validate", "--corpus", f.name, "--runs", "1", "--ms", str(ms), "-w", "2"])
+    os.unlink(f.name)
+    check(run.rc == 0 and run.value("window_ms", workload="validate", row=r["id"]) == want and
+          run.value("window_warmup_ms", workload="validate", row=r["id"]) == 2,
+          "--ms %d against a 3-ms window: %d ms measured, 2 warmed (rc %d)" % (ms, want, run.rc))
 # Rows that share their kernels register each spec once: 40 rows of two
 # profile:choice specs each stay within the 64 user profiles a run has.
 two = next(r for r in rows if ":" in r["kernel"]["base"] and ":" in r["kernel"]["patch"])
