@@ -168,9 +168,7 @@ static int pf3_op(struct bench_task *t)
 		err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
 	if (err || ++t->page < FILE_PAGES)
 		return err;
-	t->page = 0;
-	return tlbgen_wl__munmap(t->wl, t->cpu, t->mm, addr_of(t, 0),
-				 (unsigned long)FILE_PAGES << TLBGEN_PAGE_SHIFT, true);
+	return bench_wis_remap_file(t);
 }
 
 static uint64_t pf3_cycles(const struct tlbgen_machine *m)
@@ -182,6 +180,7 @@ static const struct bench_ops pf3_ops = {
 	.region_pages = FILE_PAGES,
 	.desc = "Separate file shared mapping page fault",
 	.op_cycles = pf3_cycles,
+	.start = bench_wis_file_start,
 	.op = pf3_op,
 	.flushes = true,
 	.flushes_note = "spurious-fault and changed-PTE flushes, and munmap's",

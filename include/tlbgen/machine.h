@@ -61,8 +61,8 @@ struct tlbgen_machine {
 	 * same), means 1, as does a model whose sz ends before it. */
 	uint32_t threads_per_core;	/* SMT threads per core, 0..8 */
 	/* Dither, per mille (0..900): each tlbgen_vtime__event() of a syscall,
-	 * page_fault or zap costs its figure times a factor drawn uniformly
-	 * from [1 - j/1000, 1 + j/1000], on a stream of the CPU's own seeded
+	 * page_fault, zap or zap_batched costs its figure times a factor drawn
+	 * uniformly from [1 - j/1000, 1 + j/1000], on a stream of the CPU's own seeded
 	 * by the system's seed, so a run stays reproducible. A noiseless model
 	 * can lock its CPUs into one of a few phase patterns that a real
 	 * machine's noise would move it between. The built-ins keep 0, exact
@@ -75,6 +75,12 @@ struct tlbgen_machine {
 	 * place of a reserved word, so the struct keeps its size; 0 (what a
 	 * caller's zeroed reserved word holds) adds nothing. */
 	uint32_t tlbsync_per_cpu;
+	/* One page of a long zap_pte_range() run, as munmap() of a large
+	 * mapping does it: the PTE cleared, rmap and dirty bit, the folio
+	 * queued in the mmu_gather's batch and put at its end, without zap's
+	 * per-call share (TLBGEN_VT_ZAP_BATCHED). 0, or a model whose sz ends
+	 * before it: as zap. */
+	uint32_t zap_batched;
 };
 
 /*

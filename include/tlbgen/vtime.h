@@ -37,6 +37,7 @@ enum tlbgen_vt_event {
 	TLBGEN_VT_PTL,		/* taking the page-table lock */
 	TLBGEN_VT_ZAP,		/* zapping one PTE */
 	TLBGEN_VT_USER_WORK,	/* the machine's user work between operations */
+	TLBGEN_VT_ZAP_BATCHED,	/* one page of a long zap (zap_batched, else zap) */
 	TLBGEN_VT_EVENT_NR,
 };
 
@@ -70,9 +71,9 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu,
 
 /*
  * tlbgen_vtime__event - as tlbgen_vtime__spend() for `n` times the
- * machine's cost of `ev`; for a syscall, page_fault or zap, times one
- * factor drawn from the machine's work_jitter (tlbgen/machine.h) on the
- * CPU's own seeded stream. Errors as tlbgen_vtime__spend(), and -EINVAL
+ * machine's cost of `ev`; for a syscall, page_fault, zap or zap_batched,
+ * times one factor drawn from the machine's work_jitter (tlbgen/machine.h)
+ * on the CPU's own seeded stream. Errors as tlbgen_vtime__spend(), and -EINVAL
  * for an unknown event.
  */
 TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,

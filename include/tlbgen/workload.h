@@ -150,6 +150,27 @@ TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cp
 TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
 				 unsigned long start, unsigned long len, bool free_tables);
 
+struct tlbgen_wl_munmap_opts {
+	size_t sz;			/* sizeof(struct tlbgen_wl_munmap_opts) */
+	bool free_tables;		/* as tlbgen_wl__munmap()'s */
+	/* Pages of the range that are mapped in the kernel being modelled
+	 * but have no PTE in the model (a workload that maps a large file
+	 * through a small window): each is charged one page of a long zap
+	 * (TLBGEN_VT_ZAP_BATCHED: the machine's zap_batched, else zap) where
+	 * unmap_region() zaps, under the downgraded lock. */
+	unsigned long unseen_pages;
+};
+
+/*
+ * tlbgen_wl__munmap_opts - tlbgen_wl__munmap() with options: as it, and
+ * the unseen pages' zap work. Errors as tlbgen_wl__munmap(), and -EINVAL
+ * for NULL or bad sz opts, or more unseen pages than the range holds.
+ * Thread-safety as tlbgen_wl__munmap(): CPU `cpu`'s context.
+ */
+TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
+				      struct tlbgen_mm *mm, unsigned long start, unsigned long len,
+				      const struct tlbgen_wl_munmap_opts *opts);
+
 /*
  * tlbgen_wl__mmap - mmap() of a new VMA under mmap_lock for write: the
  * syscall and the VMA's setup (charged as one fault's work: an estimate).

@@ -187,6 +187,36 @@ static int measure_fault_zap_ns(uint64_t *fault, uint64_t *madv)
 	return 0;
 }
 
+/*
+ * zap_batched: munmap() of a shared memfd mapping whose every page was
+ * written, per page; the least of three. What page_fault3's munmap() of
+ * its file does to each page (docs/machines.md, zap_batched). 0: failed.
+ */
+static uint64_t measure_zap_batched_ns(void)
+{
+	const size_t pages = 4096, len = pages * 4096;
+	int fd = memfd_create("tlbgen-zap", MFD_CLOEXEC);
+	uint64_t best = 0;
+
+	if (fd < 0)
+		return 0;
+	for (int r = 0; r < 3 && !ftruncate(fd, (off_t)len); r++) {
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		uint64_t t0;
+
+		if (p == MAP_FAILED)
+			break;
+		for (size_t i = 0; i < len; i += 4096)
+			((volatile char *)p)[i] = 1;
+		t0 = mono_ns();
+		munmap(p, len);
+		t0 = (mono_ns() - t0) / pages;
+		best = !best || t0 < best ? t0 : best;
+	}
+	close(fd);
+	return best;
+}
+
 /* The clock from /proc/cpuinfo; 2000 MHz when it says nothing. */
 static unsigned int host_mhz(void)
 {
@@ -207,7 +237,8 @@ static unsigned int host_mhz(void)
  * "host": this machine as the threaded mode sees it: one socket of nproc
  * cores; a transfer and the poll backend's IPI (a queue line going across)
  * are one measured CAS ping-pong half; a system call is a measured getppid();
- * a minor fault and a one-page madvise(MADV_DONTNEED) are measured too.
+ * a minor fault, a one-page madvise(MADV_DONTNEED) and a long munmap()'s
+ * zap per page are measured too.
  * The rest keeps skylake-56's figures (no way to measure them from here).
  */
 int tlbgen__machine_measure_host(struct tlbgen_machine *m, const struct tlbgen_machine *base)
@@ -240,5 +271,6 @@ int tlbgen__machine_measure_host(struct tlbgen_machine *m, const struct tlbgen_m
 		m->page_fault = NS(fault_ns, m->mhz);
 		m->zap = madv_ns > sys_ns ? NS(madv_ns - sys_ns, m->mhz) : 0;
 	}
+	m->zap_batched = NS(measure_zap_batched_ns(), m->mhz);	/* 0: as zap */
 	return 0;
 }

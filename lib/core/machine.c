@@ -35,6 +35,7 @@
 	.page_fault = NS(2000, 2500),		/* minor fault (estimate) */	\
 	.ptl = 25,				/* uncontended spin_lock (estimate) */ \
 	.zap = NS(2000, 2500),			/* zap_pte_range() of one page + free (estimate) */ \
+	.zap_batched = 290,			/* munmap() of 128 MiB dirty shmem, measured */ \
 	.user_work = 10,			/* will-it-scale's store to the page */ \
 	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */ \
 	.invlpgb = NS(100, 2500),		/* issue, as an INVLPG (estimate) */ \
@@ -256,6 +257,7 @@ static const struct field fields[] = {
 	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 0, 8 },
 	{ "work_jitter", offsetof(struct tlbgen_machine, work_jitter), true, 0, 900 },
 	{ "tlbsync_per_cpu", offsetof(struct tlbgen_machine, tlbsync_per_cpu), true, 0, 100000 },
+	C(zap_batched),
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -397,7 +399,7 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, tlbsync_per_cpu))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, zap_batched))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		unsigned long v;

@@ -36,6 +36,7 @@ TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 	case TLBGEN_VT_SYSCALL:		per = m->syscall; break;
 	case TLBGEN_VT_PAGE_FAULT:	per = m->page_fault; break;
 	case TLBGEN_VT_ZAP:		per = m->zap; break;
+	case TLBGEN_VT_ZAP_BATCHED:	per = m->zap_batched ?: m->zap; break;
 	case TLBGEN_VT_PTL:		per = m->ptl; dithered = false; break;
 	default:			per = m->user_work; dithered = false; break;
 	}

@@ -6,7 +6,9 @@
  * through try_to_unmap() and the batched unmap (mm/rmap.c, mm/vmscan.c).
  */
 #include <errno.h>
+#include <string.h>
 
+#include "../base/printk.h"
 #include "wl-internal.h"
 
 /*
@@ -67,13 +69,21 @@ TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cp
 	return err ? err : tlbgen__wl_up_read(wl, cpu, mm);
 }
 
-TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
-				 unsigned long start, unsigned long len, bool free_tables)
+TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
+				      struct tlbgen_mm *mm, unsigned long start, unsigned long len,
+				      const struct tlbgen_wl_munmap_opts *opts)
 {
+	struct tlbgen_wl_munmap_opts o = { 0 };
 	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
 
-	if (!err)
-		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
+	if (!err && (!opts || TLBGEN_OPTS_VALID(opts, tlbgen_wl_munmap_opts, unseen_pages)))
+		err = -EINVAL;
+	if (err)
+		return err;
+	TLBGEN_OPTS_COPY(&o, opts);
+	if (o.unseen_pages > len >> TLBGEN_PAGE_SHIFT)
+		return -EINVAL;
+	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
 	if (!err)
 		err = tlbgen__wl_down_write(wl, cpu, mm);
 	if (err)
@@ -92,11 +102,23 @@ TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct 
 	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
 	if (!err && downgrade)
 		err = tlbgen__wl_downgrade_write(wl, cpu, mm);
+	/* The pages the caller maps without PTEs of the model's own: their
+	 * zap_pte_range() work, in the same place under the lock. */
+	if (!err && o.unseen_pages)
+		err = tlbgen__wl_events(wl, cpu, TLBGEN_VT_ZAP_BATCHED, o.unseen_pages);
 	if (!err)
-		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, free_tables);
+		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, o.free_tables);
 	if (err)
 		return err;
 	return downgrade ? tlbgen__wl_up_read(wl, cpu, mm) : tlbgen__wl_up_write(wl, cpu, mm);
+}
+
+TLBGEN_API int tlbgen_wl__munmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+				 unsigned long start, unsigned long len, bool free_tables)
+{
+	TLBGEN_OPTS(tlbgen_wl_munmap_opts, o, .free_tables = free_tables);
+
+	return tlbgen_wl__munmap_opts(wl, cpu, mm, start, len, &o);
 }
 
 TLBGEN_API int tlbgen_wl__mmap(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm)

@@ -50,6 +50,9 @@ int tlbgen__wl_check_range(const struct tlbgen_wl *wl, unsigned int cpu,
 /* The kernel's work of one event (wl.c): charged to the virtual clock,
  * burnt in threaded mode, nothing in stepped mode. */
 int tlbgen__wl_event(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_event ev);
+/* n of them at once (one work_jitter draw in virtual time). */
+int tlbgen__wl_events(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_event ev,
+		      unsigned long n);
 
 /* flush_tlb_mm_range() from a workload path; in stepped mode called by
  * the host (not a program) its IPIs are delivered before it returns, so

@@ -140,19 +140,26 @@ static uint32_t event_cycles(const struct tlbgen_machine *m, enum tlbgen_vt_even
 	case TLBGEN_VT_PAGE_FAULT:	return m->page_fault;
 	case TLBGEN_VT_PTL:		return m->ptl;
 	case TLBGEN_VT_ZAP:		return m->zap;
+	case TLBGEN_VT_ZAP_BATCHED:	return m->zap_batched ?: m->zap;
 	default:			return m->user_work;
 	}
 }
 
 int tlbgen__wl_event(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_event ev)
 {
+	return tlbgen__wl_events(wl, cpu, ev, 1);
+}
+
+int tlbgen__wl_events(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_event ev,
+		      unsigned long n)
+{
 	switch (wl->mode) {
 	case TLBGEN_MODE_VIRTUAL:
-		return tlbgen_vtime__event(wl->sys, cpu, ev, 1);
+		return tlbgen_vtime__event(wl->sys, cpu, ev, n);
 	case TLBGEN_MODE_THREADED:
 		if (wl->have_kwork && wl->kwork.mhz)
-			burn_ns(wl->sys, cpu,
-				(uint64_t)event_cycles(&wl->kwork, ev) * 1000 / wl->kwork.mhz);
+			burn_ns(wl->sys, cpu, (uint64_t)event_cycles(&wl->kwork, ev) * n * 1000 /
+						      wl->kwork.mhz);
 		return 0;
 	default:
 		return 0;

@@ -14,6 +14,8 @@ struct vrun {
 	/* the munmap test: when munmap() began and ended, the writer's grant */
 	bool in_munmap;
 	uint64_t munmap_start, munmap_done, writer_at;
+	unsigned long unseen;		/* munmap()'s pages without PTEs of the model's */
+	int bad[3];			/* munmap_opts() with bad opts: what each returned */
 };
 
 static void setup(struct vrun *r, unsigned int cpus, const char *machine)
@@ -157,9 +159,12 @@ static int munmapper(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 	r->in_munmap = true;
 	if (!err)
 		err = tlbgen_vtime__now(sys, cpu, &r->munmap_start);
-	if (!err)
-		err = tlbgen_wl__munmap(r->wl, cpu, r->mm, 0,
-					(unsigned long)MUNMAP_PAGES << TLBGEN_PAGE_SHIFT, false);
+	if (!err) {
+		TLBGEN_OPTS(tlbgen_wl_munmap_opts, o, .unseen_pages = r->unseen);
+
+		err = tlbgen_wl__munmap_opts(r->wl, cpu, r->mm, 0,
+					     (unsigned long)MUNMAP_PAGES << TLBGEN_PAGE_SHIFT, &o);
+	}
 	return err ? err : tlbgen_vtime__now(sys, cpu, &r->munmap_done);
 }
 
@@ -247,6 +252,100 @@ static void test_munmap_downgrades(void **state)
 }
 
 /*
+ * The pages a workload maps without PTEs of the model's (page_fault3's
+ * file beyond its window) cost one zap_batched each where unmap_region()
+ * zaps, under the downgraded lock: a writer queued behind munmap() waits
+ * them out. Bad opts change nothing: no time passes, no lock is held.
+ */
+#define UNSEEN	MUNMAP_PAGES	/* at most the range's pages */
+
+static int bad_munmaps(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	unsigned long len = (unsigned long)MUNMAP_PAGES << TLBGEN_PAGE_SHIFT;
+	TLBGEN_OPTS(tlbgen_wl_munmap_opts, many, .unseen_pages = MUNMAP_PAGES + 1);
+	struct tlbgen_wl_munmap_opts tiny = { .sz = 1 };
+	uint64_t t0, t1;
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	if (!err)
+		err = tlbgen_vtime__now(sys, cpu, &t0);
+	if (err)
+		return err;
+	r->bad[0] = tlbgen_wl__munmap_opts(r->wl, cpu, r->mm, 0, len, &many);
+	r->bad[1] = tlbgen_wl__munmap_opts(r->wl, cpu, r->mm, 0, len, &tiny);
+	r->bad[2] = tlbgen_wl__munmap_opts(r->wl, cpu, r->mm, 0, len, NULL);
+	err = tlbgen_vtime__now(sys, cpu, &t1);
+	if (!err && t1 != t0)
+		err = -EBUSY;
+	/* the lock is free: a write lock is granted at once */
+	if (!err)
+		err = tlbgen_wl__mmap_write_lock(r->wl, cpu, r->mm);
+	return err ? err : tlbgen_wl__mmap_write_unlock(r->wl, cpu, r->mm);
+}
+
+/* munmap() alone on one CPU: how long it took with r->unseen. */
+static uint64_t munmap_took(const char *machine, unsigned long unseen, struct tlbgen_machine *m)
+{
+	struct vrun r;
+	uint64_t took;
+	int ret;
+
+	setup(&r, 1, machine);
+	r.unseen = unseen;
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, munmapper, &r), 0);
+	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+	assert_int_equal(tlbgen_cpu__join(r.sys, 0, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(tlbgen_vtime__machine(r.sys, m), 0);
+	took = r.munmap_done - r.munmap_start;
+	teardown(&r);
+	return took;
+}
+
+static void test_munmap_unseen_pages(void **state)
+{
+	struct tlbgen_machine m, m0;
+	struct vrun r;
+	int ret;
+	uint64_t with, without;
+
+	(void)state;
+	/* exactly one zap_batched a page, and zap where a model has none */
+	with = munmap_took("skylake-56", UNSEEN, &m);
+	without = munmap_took("skylake-56", 0, &m);
+	assert_true(m.zap_batched > 0 && m.zap_batched != m.zap);
+	assert_int_equal(with - without, UNSEEN * (uint64_t)m.zap_batched);
+	with = munmap_took("skylake-56:zap_batched=0", UNSEEN, &m0);
+	without = munmap_took("skylake-56:zap_batched=0", 0, &m0);
+	assert_int_equal(m0.zap_batched, 0);
+	assert_int_equal(with - without, UNSEEN * (uint64_t)m0.zap);
+	/* a writer queued behind munmap() waits out the pages' zaps, the
+	 * model's and the unseen */
+	setup(&r, 3, "skylake-56");
+	r.unseen = UNSEEN;
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, munmapper, &r), 0);
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 2, queued_writer, &r), 0);
+	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+	for (unsigned int c = 0; c < 3; c += 2) {
+		assert_int_equal(tlbgen_cpu__join(r.sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
+	assert_true(r.writer_at >= r.munmap_start + MUNMAP_PAGES * (uint64_t)m.zap +
+				   UNSEEN * (uint64_t)m.zap_batched);
+	teardown(&r);
+	/* bad opts: -EINVAL, and nothing happened */
+	setup(&r, 1, "skylake-56");
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, bad_munmaps, &r), 0);
+	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+	assert_int_equal(tlbgen_cpu__join(r.sys, 0, &ret), 0);
+	assert_int_equal(ret, 0);
+	for (unsigned int i = 0; i < 3; i++)
+		assert_int_equal(r.bad[i], -EINVAL);
+	teardown(&r);
+}
+
+/*
  * A fault while another CPU holds mmap_lock for write: it waits out the
  * holder unless the profile's vma_lock_fault lets it finish under the VMA's
  * lock alone (0bff0aaea03e anonymous; 4ed4379881aa shared file writes;
@@ -329,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_reader_sleeps),
 		cmocka_unit_test(test_count_line_cost),
 		cmocka_unit_test(test_munmap_downgrades),
+		cmocka_unit_test(test_munmap_unseen_pages),
 		cmocka_unit_test(test_vma_lock_fault),
 		cmocka_unit_test(test_per_vma_lock_refused),
 	};
