@@ -73,6 +73,46 @@ static void test_info(void **state)
 }
 
 /*
+ * A KVM guest with PCID (tlbflush-*-pcid): remote CPUs are flushed by IPI
+ * (kvm_flush_tlb_multi() flags only preempted vCPUs), so the replay sends
+ * IPIs and runs flush_tlb_func() remotely, and machine.txt says pcid 1.
+ * One thread beside a sleeping one agrees; two threads flushing one mm
+ * replay at about 0.70: in the kernel's trace the initiator's own
+ * flush_tlb_func() leaves no event for most of their flushes, where the
+ * model's flushes locally (tests/replay/README); no threshold is set for
+ * it until that is modelled, only that every decision is counted once.
+ */
+static void check_kvm_fixture(const char *name, double stepped_min)
+{
+	struct replay_trace *t = open_fixture(name);
+	const struct replay_info *in = replay_trace_info(t);
+	struct replay_result *r = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
+	uint64_t recorded = 0;
+
+	assert_true(in->pcid);
+	assert_string_equal(in->pv_flush, "kvm");
+	for (int k = 0; k < REPLAY_REASONS; k++)
+		recorded += r->total[k].recorded;
+	assert_int_equal(recorded, in->decisions);
+	assert_true(r->ipis > 0 && r->remote_flush_funcs > 0);
+	assert_int_equal(r->hypercall_targets, 0);
+	assert_true(r->total[1].recorded > 0);
+	print_message("%s: stepped %.4f (reason 1 %.4f, 3 %.4f, 4 %.4f)\n", name, r->agreement,
+		      reason_agreement(r, 1), reason_agreement(r, 3), reason_agreement(r, 4));
+	if (r->agreement < stepped_min)
+		fail_msg("%s: agreement %.4f stepped", name, r->agreement);
+	replay_result_free(r);
+	replay_trace_free(t);
+}
+
+static void test_kvm_pcid(void **state)
+{
+	(void)state;
+	check_kvm_fixture("tlbflush-1t-sleep-pcid", 0.99);
+	check_kvm_fixture("tlbflush-2t-pcid", 0);
+}
+
+/*
  * Under the recording kernel's profile and machine: every recorded decision
  * is counted once, and they agree. Thresholds: 0.97 agreement per
  * trace; two threads flushing one mm (tlbflush-2t) lose some partial/full
@@ -320,6 +360,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fork_exec),
 		cmocka_unit_test(test_1t_sleep),
 		cmocka_unit_test(test_2t),
+		cmocka_unit_test(test_kvm_pcid),
 		cmocka_unit_test(test_what_if),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_bad_input),
