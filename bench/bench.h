@@ -156,11 +156,12 @@ struct bench_ops {
  * will-it-scale's file tests (wl-wis.c), for workloads that walk the same
  * 128 MiB file through a 16-page window: the start that spreads the
  * tasks' passes, and the end of a pass, munmap() of the file (its unseen
- * pages' zaps) and mmap() of it again. 0, or a tlbgen/workload.h error
+ * pages' zaps; `dirty`: every page was written) and mmap() of it again.
+ * 0, or a tlbgen/workload.h error
  * (1: the run ended while the munmap() slept).
  */
 int bench_wis_file_start(struct bench_task *t);
-int bench_wis_remap_file(struct bench_task *t);
+int bench_wis_remap_file(struct bench_task *t, bool dirty);
 
 struct bench {
 	const char *name;

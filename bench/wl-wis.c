@@ -48,10 +48,10 @@ static int next_block(struct bench_task *t)
  * only VMA in them). Every page of the file is mapped by then, and all
  * but the window's are zapped without PTEs of the model's: unseen pages.
  */
-int bench_wis_remap_file(struct bench_task *t)
+int bench_wis_remap_file(struct bench_task *t, bool dirty)
 {
 	TLBGEN_OPTS(tlbgen_wl_munmap_opts, o, .free_tables = true,
-					   .unseen_pages = FILE_PAGES - FAULT_AROUND_PAGES);
+		    .unseen_pages = FILE_PAGES - FAULT_AROUND_PAGES, .unseen_dirty_file = dirty);
 	int err;
 
 	t->page = 0;
@@ -65,9 +65,11 @@ int bench_wis_remap_file(struct bench_task *t)
 	return err > 0 ? 0 : err;
 }
 
-static int end_of_file(struct bench_task *t)
+/* `dirty`: the test wrote every page (page_fault3); tlb_flush1/3 read
+ * each back after its madvise(), so their pages are clean. */
+static int end_of_file(struct bench_task *t, bool dirty)
 {
-	return ++t->page < FILE_PAGES ? 0 : bench_wis_remap_file(t);
+	return ++t->page < FILE_PAGES ? 0 : bench_wis_remap_file(t, dirty);
 }
 
 /*
@@ -98,7 +100,7 @@ static int file_flush_op(struct bench_task *t, unsigned int map)
 		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, addr, map, 0);
 	if (!err)
 		err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
-	return err ? err : end_of_file(t);
+	return err ? err : end_of_file(t, false);
 }
 
 static int tlb_flush1_op(struct bench_task *t)
@@ -192,7 +194,7 @@ static int page_fault3_op(struct bench_task *t)
 	if (!err)
 		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, page_addr(t, j),
 				       TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED, TLBGEN_WL_FAULT_WRITE);
-	return err ? err : end_of_file(t);
+	return err ? err : end_of_file(t, true);
 }
 
 static uint64_t page_fault3_cycles(const struct tlbgen_machine *m)

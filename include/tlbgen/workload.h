@@ -159,6 +159,11 @@ struct tlbgen_wl_munmap_opts {
 	 * (TLBGEN_VT_ZAP_BATCHED: the machine's zap_batched, else zap) where
 	 * unmap_region() zaps, under the downgraded lock. */
 	unsigned long unseen_pages;
+	/* The unseen pages are dirty pages of a file mapping (page_fault3's
+	 * written MAP_SHARED file): under the profile's zap_delay_rmap=pmd
+	 * (5df397dec7c4) each PTE table's worth of them, from `start` on, is
+	 * flushed before the next, as zap_pte_range()'s force_flush does. */
+	bool unseen_dirty_file;
 };
 
 /*

@@ -128,6 +128,13 @@ static const struct tlbgen_choice_value multi_preempt_v[] = {
 	V("off", 0, OLD), V("on", 1, "a5a162fe1ae1", "v7.3-rc1"), END };
 static const struct tlbgen_choice_value skip_tried_v[] = {
 	V("off", 0, OLD), V("on", 1, "b7333b58f358", "v5.9"), END };
+/*
+ * 5df397dec7c4 keeps a dirty file page's rmap until the TLB is flushed:
+ * zap_pte_range() sets force_flush for it, so each PTE table holding one
+ * is flushed before its PTL is dropped, instead of once per mmu_gather.
+ */
+static const struct tlbgen_choice_value delay_rmap_v[] = {
+	V("off", 0, "-", "<= v6.1"), V("pmd", 1, "5df397dec7c4", "v6.2"), END };
 /* munmap() held mmap_lock for write across the zap until v4.20. */
 static const struct tlbgen_choice_value munmap_lock_v[] = {
 	V("write", 0, "-", "<= v4.19"), V("downgrade", 1, "dd2283f2605e", "v4.20"), END };
@@ -278,6 +285,9 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	B("munmap_lock", munmap_downgrade, munmap_lock_v, "all", "munmap() holds mmap_lock for "
 	  "write across the zap and its flush, or downgrades it to read once the VMAs are "
 	  "detached, so that faults and madvise() run beside the zap (dd2283f2605e)"),
+	B("zap_delay_rmap", zap_delay_rmap, delay_rmap_v, "all", "a zap of dirty file pages: "
+	  "one flush per mmu_gather (off), or one per PTE table before its PTL is dropped, "
+	  "the rmaps removed after it (5df397dec7c4)"),
 	E("vma_lock_fault", vma_lock_fault, vma_lock_fault_v, "all", "which user faults take "
 	  "only the VMA's lock, not mmap_lock: none; anonymous VMAs (per-VMA locks); and shared "
 	  "file faults (4ed4379881aa); every fault of a VMA with ->map_pages (v6.7)"),

@@ -26,7 +26,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,"
-	  "munmap_lock=downgrade,vma_lock_fault=none,"
+	  "munmap_lock=downgrade,vma_lock_fault=none,zap_delay_rmap=off,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
@@ -43,7 +43,9 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded", NULL },
 	/* 4d4b6d66db63 (the pte_accessible() filter), 5c3124975e15 (the wait mask). */
 	/* 0bff0aaea03e: anonymous faults under the VMA's lock. */
-	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called,vma_lock_fault=anon", NULL },
+	/* 5df397dec7c4 (v6.2): dirty file pages' rmaps wait for the flush. */
+	{ "v6.4", "v6.0", "ubc_pte_accessible=on,smp_wait_mask=called,vma_lock_fault=anon,"
+	  "zap_delay_rmap=pmd", NULL },
 	/* 43b3dfdd0455: arm64 batches, with db6c1f6f236d's dsb-only batched_pending. */
 	{ "v6.6", "v6.4", "arm64_batched_unmap=on", NULL },
 	/*

@@ -153,6 +153,8 @@ struct tlbgen_profile {
 	enum tlbgen_fault_arch fault_arch;
 	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
+	bool zap_delay_rmap;		/* 5df397dec7c4: a PTE table's dirty file pages
+					 * flush before its PTL is dropped */
 	enum tlbgen_vma_lock_fault vma_lock_fault;
 	bool tlbi_cmdline;		/* abe7c8b09bd7: the tlbi= boot switch */
 	bool riscv_umc_asid;		/* af842aea58d8: update_mmu_cache() by the mm's ASID */

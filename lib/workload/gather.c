@@ -69,6 +69,39 @@ TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cp
 	return err ? err : tlbgen__wl_up_read(wl, cpu, mm);
 }
 
+/*
+ * The pages the caller maps without PTEs of the model's own: their
+ * zap_pte_range() work, in the same place under the lock. Dirty file pages
+ * under zap_delay_rmap (5df397dec7c4) force a flush of each PTE table's
+ * range before its PTL is dropped, inside the gather (tlb_flush_pending
+ * raised); otherwise the gather's one flush at the end covers them.
+ */
+#define PMD_PAGES	512UL	/* one PTE table of 4K pages (x86-64, arm64) */
+
+static int zap_unseen(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+		      unsigned long start, const struct tlbgen_wl_munmap_opts *o)
+{
+	struct tlbgen_system *sys = wl->sys;
+	unsigned long a = start, left = o->unseen_pages;
+	int err = 0;
+
+	if (!o->unseen_dirty_file || !sys->profile.zap_delay_rmap)
+		return tlbgen__wl_events(wl, cpu, TLBGEN_VT_ZAP_BATCHED, left);
+	tlbgen__kword_add(sys, cpu, &mm->tlb_flush_pending, 1);
+	while (!err && left) {
+		unsigned long in_pmd = PMD_PAGES - ((a >> TLBGEN_PAGE_SHIFT) & (PMD_PAGES - 1));
+		unsigned long n = left < in_pmd ? left : in_pmd;
+
+		err = tlbgen__wl_events(wl, cpu, TLBGEN_VT_ZAP_BATCHED, n);
+		if (!err)
+			err = tlbgen__wl_flush(wl, cpu, mm, a, a + (n << TLBGEN_PAGE_SHIFT), false);
+		a += n << TLBGEN_PAGE_SHIFT;
+		left -= n;
+	}
+	tlbgen__kword_add(sys, cpu, &mm->tlb_flush_pending, -1);
+	return err;
+}
+
 TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
 				      struct tlbgen_mm *mm, unsigned long start, unsigned long len,
 				      const struct tlbgen_wl_munmap_opts *opts)
@@ -76,7 +109,7 @@ TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
 	struct tlbgen_wl_munmap_opts o = { 0 };
 	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
 
-	if (!err && (!opts || TLBGEN_OPTS_VALID(opts, tlbgen_wl_munmap_opts, unseen_pages)))
+	if (!err && (!opts || TLBGEN_OPTS_VALID(opts, tlbgen_wl_munmap_opts, unseen_dirty_file)))
 		err = -EINVAL;
 	if (err)
 		return err;
@@ -102,10 +135,8 @@ TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
 	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
 	if (!err && downgrade)
 		err = tlbgen__wl_downgrade_write(wl, cpu, mm);
-	/* The pages the caller maps without PTEs of the model's own: their
-	 * zap_pte_range() work, in the same place under the lock. */
 	if (!err && o.unseen_pages)
-		err = tlbgen__wl_events(wl, cpu, TLBGEN_VT_ZAP_BATCHED, o.unseen_pages);
+		err = zap_unseen(wl, cpu, mm, start, &o);
 	if (!err)
 		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, o.free_tables);
 	if (err)

@@ -15,6 +15,7 @@ struct vrun {
 	bool in_munmap;
 	uint64_t munmap_start, munmap_done, writer_at;
 	unsigned long unseen;		/* munmap()'s pages without PTEs of the model's */
+	bool dirty;			/* ... and they are dirty file pages */
 	int bad[3];			/* munmap_opts() with bad opts: what each returned */
 };
 
@@ -346,6 +347,53 @@ static void test_munmap_unseen_pages(void **state)
 }
 
 /*
+ * 5df397dec7c4 (zap_delay_rmap=pmd): munmap() of dirty file pages flushes
+ * each PTE table's range before the next; before it the gather's one flush
+ * at the end covers them. Clean pages never force a flush.
+ */
+#define BIG_PAGES	2048
+#define DIRTY_UNSEEN	(2 * 512 + 8)	/* three PTE tables' worth from 0 */
+
+static int big_munmapper(struct tlbgen_system *sys, unsigned int cpu, void *arg)
+{
+	struct vrun *r = arg;
+	TLBGEN_OPTS(tlbgen_wl_munmap_opts, o, .unseen_pages = DIRTY_UNSEEN,
+					   .unseen_dirty_file = r->dirty);
+	int err = tlbgen_switch_mm(sys, cpu, r->mm);
+
+	return err ? err : tlbgen_wl__munmap_opts(r->wl, cpu, r->mm, 0,
+						  (unsigned long)BIG_PAGES << TLBGEN_PAGE_SHIFT, &o);
+}
+
+static uint64_t delay_rmap_flushes(const char *choice, bool dirty)
+{
+	struct vrun r;
+	uint64_t n;
+	int ret;
+
+	setup(&r, 1, "skylake-56");
+	assert_int_equal(tlbgen_system__set_choices(r.sys, choice), 0);
+	r.mm = t_mm(r.sys, BIG_PAGES);
+	r.dirty = dirty;
+	assert_int_equal(tlbgen_cpu__spawn(r.sys, 0, big_munmapper, &r), 0);
+	assert_int_equal(tlbgen_vtime__run(r.sys, UINT64_MAX), 0);
+	assert_int_equal(tlbgen_cpu__join(r.sys, 0, &ret), 0);
+	assert_int_equal(ret, 0);
+	n = t_sys_stat(r.sys, TLBGEN_STAT_FLUSH_INITIATED);
+	teardown(&r);
+	return n;
+}
+
+static void test_munmap_delay_rmap(void **state)
+{
+	(void)state;
+	/* the gather's own flush, and one per PTE table before it */
+	assert_int_equal(delay_rmap_flushes("zap_delay_rmap=off", true), 1);
+	assert_int_equal(delay_rmap_flushes("zap_delay_rmap=pmd", true), 1 + 3);
+	assert_int_equal(delay_rmap_flushes("zap_delay_rmap=pmd", false), 1);
+}
+
+/*
  * A fault while another CPU holds mmap_lock for write: it waits out the
  * holder unless the profile's vma_lock_fault lets it finish under the VMA's
  * lock alone (0bff0aaea03e anonymous; 4ed4379881aa shared file writes;
@@ -429,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_count_line_cost),
 		cmocka_unit_test(test_munmap_downgrades),
 		cmocka_unit_test(test_munmap_unseen_pages),
+		cmocka_unit_test(test_munmap_delay_rmap),
 		cmocka_unit_test(test_vma_lock_fault),
 		cmocka_unit_test(test_per_vma_lock_refused),
 	};
