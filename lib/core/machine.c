@@ -372,7 +372,7 @@ static int machine_lookup(const char *spec, struct tlbgen_machine *out, size_t o
 	return 0;
 }
 
-/* The struct as declared now: TLBGEN_0.5, the default (lib/libtlbgen.map). */
+/* The struct as declared now: TLBGEN_0.7, the default (lib/libtlbgen.map). */
 TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out)
 {
 	return machine_lookup(spec, out, sizeof(*out));
@@ -385,6 +385,15 @@ TLBGEN_SYMVER(tlbgen__machine_lookup_0_2, "tlbgen_machine_lookup@TLBGEN_0.2");
 TLBGEN_API int tlbgen__machine_lookup_0_2(const char *spec, struct tlbgen_machine *out)
 {
 	return machine_lookup(spec, out, TLBGEN_MACHINE_SZ_0_2);
+}
+
+/* Binaries linked against TLBGEN_0.5 (the struct ending at tlbsync_per_cpu,
+ * 152 bytes) to zap_batched: fill only that much. */
+TLBGEN_API int tlbgen__machine_lookup_0_5(const char *spec, struct tlbgen_machine *out);
+TLBGEN_SYMVER(tlbgen__machine_lookup_0_5, "tlbgen_machine_lookup@TLBGEN_0.5");
+TLBGEN_API int tlbgen__machine_lookup_0_5(const char *spec, struct tlbgen_machine *out)
+{
+	return machine_lookup(spec, out, TLBGEN_MACHINE_SZ_0_5);
 }
 
 TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)

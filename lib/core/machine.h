@@ -14,6 +14,7 @@
  * it: up to threads_per_core (which filled what had been tail padding).
  * Older ones had 128 or 136 bytes; there was no release before this. */
 #define TLBGEN_MACHINE_SZ_0_2	offsetofend(struct tlbgen_machine, threads_per_core)
+#define TLBGEN_MACHINE_SZ_0_5	offsetofend(struct tlbgen_machine, tlbsync_per_cpu)
 
 /* 0 when m is a complete model with every field in range, else -EINVAL. */
 int tlbgen__machine_valid(const struct tlbgen_machine *m);

@@ -474,27 +474,3 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu, 
 	vt_spend(vt, cpu, cycles);
 	return 0;
 }
-
-static int vt_machine(const struct tlbgen_system *sys, struct tlbgen_machine *out, size_t sz)
-{
-	if (!tlbgen__vt_valid(sys) || !out)
-		return -EINVAL;
-	memcpy(out, &sys->machine, sz);
-	out->sz = sz;
-	return 0;
-}
-
-TLBGEN_API int tlbgen_vtime__machine(const struct tlbgen_system *sys, struct tlbgen_machine *out)
-{
-	return vt_machine(sys, out, sizeof(*out));
-}
-
-/* Binaries linked against TLBGEN_0.2 before work_jitter: as tlbgen_machine_lookup()'s. */
-TLBGEN_API int tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys,
-					  struct tlbgen_machine *out);
-TLBGEN_SYMVER(tlbgen__vtime_machine_0_2, "tlbgen_vtime__machine@TLBGEN_0.2");
-TLBGEN_API int tlbgen__vtime_machine_0_2(const struct tlbgen_system *sys,
-					  struct tlbgen_machine *out)
-{
-	return vt_machine(sys, out, TLBGEN_MACHINE_SZ_0_2);
-}
