@@ -71,8 +71,16 @@ check(fl > 0 and abs(tr["invlpgb"] - tr["tlbsync"]) <= inflight
       "latest --invlpgb: an INVLPGB and a TLBSYNC per flush; IPIs and flush_tlb_func only "
       "in flush_multi(): %s" % tr)
 check((r.value("global_asid", tasks=4, policy="latest") or 0) >= 6, "latest --invlpgb: a global ASID")
-check(per_flush(r, "invlpgb", "v6.14") == 0 and per_flush(r, "ipi_sent", "v6.14") > 0 and
-      per_flush(r, "flush_tlb_func", "v6.14") == 4, "v6.14 --invlpgb: IPIs, 4 flush_tlb_func per flush")
+# v6.14 has no INVLPGB: a flush runs flush_tlb_func() on each of the 4
+# CPUs, except on one whose task sleeps on mmap_lock while another
+# munmap()s its file at the end of a pass (lazy, or out of mm_cpumask after
+# a C6 leave_mm()): a few flushes of the round, never more than 4 calls.
+fl14 = r.value("flush_initiated", tasks=4, policy="v6.14", mode="threads") or 0
+ftf14 = r.value("flush_tlb_func", tasks=4, policy="v6.14", mode="threads") or 0
+check(fl14 > 0 and (r.value("invlpgb", tasks=4, policy="v6.14", mode="threads") or 0) == 0
+      and per_flush(r, "ipi_sent", "v6.14") > 0
+      and 0.98 * 4 * fl14 <= ftf14 <= 4 * fl14,
+      "v6.14 --invlpgb: IPIs, 4 flush_tlb_func per flush (%s for %s flushes)" % (ftf14, fl14))
 r = Run(bench, q + ["-p", "latest"])
 check(r.rc == 0 and per_flush(r, "ipi_sent", "latest") > 0 and not r.metrics("global_asid"),
       "latest without --invlpgb: IPIs")
