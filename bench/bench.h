@@ -4,8 +4,8 @@
  *
  * A command is a struct bench (as the bpf selftests' bench.h): its name,
  * the shared options it takes (policies, mode, machine, threads, seeds,
- * durations, output: bench/env.c parses them once for every command), the
- * options it adds (bench/opt.h), and either
+ * durations, output: bench/driver/env.c parses them once for every command), the
+ * options it adds (bench/driver/opt.h), and either
  *   - a workload's operation (struct bench_ops): the driver runs it in
  *     every mode the command has meaning in (stepped, threads, processes,
  *     virtual) through the library's workload layer (tlbgen/workload.h),
@@ -54,7 +54,7 @@
 #define BENCH_MAX_POLICIES	16
 #define BENCH_MAX_THREADS	256
 
-/* Options (bench/opt.c parses them; bench/env.c has the shared ones). */
+/* Options (bench/driver/opt.c parses them; bench/driver/env.c has the shared ones). */
 enum bench_opt_type {
 	BOPT_FLAG = 0,		/* bool *dst = true */
 	BOPT_UINT,		/* unsigned int *dst in [min, max] */
@@ -88,7 +88,7 @@ struct bench_policy {
 	char name[48];		/* profile name to pass to tlbgen */
 };
 
-/* What the shared options set (bench/env.c), for the whole run. */
+/* What the shared options set (bench/driver/env.c), for the whole run. */
 struct bench_env {
 	const struct bench *cmd;
 	const struct bench *const *commands;	/* the registry, NULL-terminated (set by
@@ -196,7 +196,7 @@ static inline void bench_relax(void)
 #endif
 }
 
-/* Hardware counters through perf_event_open (bench/common.c). */
+/* Hardware counters through perf_event_open (bench/driver/common.c). */
 enum { BENCH_HW_CYCLES, BENCH_HW_INSTRUCTIONS, BENCH_HW_CACHE_MISSES, BENCH_HW_NR };
 struct bench_hw {
 	int fd[BENCH_HW_NR];

@@ -23,7 +23,7 @@ extern const struct bench bench_transport, bench_scale, bench_soak, bench_versio
 		.shared = BENCH_O_WORKLOAD | BENCH_O_CALIBRATE,			\
 		.modes = BENCH_M_ALL, .default_modes = BENCH_M_THREADS,		\
 		.ops = &bench_##n##_ops,					\
-		.help = "will-it-scale's " #n " (bench/wl-wis.c): one op is one iteration\n" \
+		.help = "will-it-scale's " #n " (bench/workloads/wl-wis.c): one op is one iteration\n" \
 			"of the test's loop, made of the library's kernel-side operations\n" \
 			"(tlbgen/workload.h), in every mode: stepped (counts per op and the\n" \
 			"MESI account), threads and processes (real pthreads, timed rounds\n" \

@@ -12,13 +12,13 @@
 
 #include "bench.h"
 #include "commands.h"
-#include "env.h"
-#include "opt.h"
-#include "output.h"
-#include "results.h"
-#include "run.h"
+#include "driver/env.h"
+#include "driver/opt.h"
+#include "driver/output.h"
+#include "driver/results.h"
+#include "run/run.h"
 
-/* bench/plugin.c: dlopen() PATH, which registers user policies. */
+/* bench/driver/plugin.c: dlopen() PATH, which registers user policies. */
 int bench_plugin_load(const char *path);
 void bench_plugin_help(FILE *f);
 

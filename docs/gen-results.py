@@ -29,7 +29,7 @@ KIND is one of:
   rows     a row per distinct set of params among the metrics named by
            cols=a,b,c, a column per param and per metric (where=k:v keeps
            the rows whose param k is v)
-  corpus   the validation corpus's rows as data (bench/corpus.json): machine,
+  corpus   the validation corpus's rows as data (bench/presets/corpus.json): machine,
            kernels, workload, the measured figures and the source; the
            reference run names the file nowhere, it only dates the block
   pivot    metric=NAME rows=PARAM by=PARAM: a row per value of one param, a
@@ -289,7 +289,7 @@ def pivot(metrics, meta, opts):
 
 
 def corpus_table(metrics, meta, opts):
-    with open(os.path.join(ROOT, "bench", "corpus.json")) as f:
+    with open(os.path.join(ROOT, "bench", "presets", "corpus.json")) as f:
         rows = json.load(f)["rows"]
     head = ["row", "arch", "machine (as the source states it)", "model", "workload", "tasks",
             "kernel before → after", "measured rate", "measured change", "source"]

@@ -4,7 +4,7 @@
  * the kernel's own tlb_flush tracepoint reasons (enum tlb_flush_reason of
  * include/linux/mm_types.h, printed by trace/events/tlb.h), at the places
  * the kernel's x86 code traces them. A recorded kernel trace and a model run
- * can so be compared event for event (harness/replay.h does).
+ * can so be compared event for event (harness/replay/replay.h does).
  *
  * Where each reason comes from (arch/x86/mm/tlb.c, as of v6.18):
  *  TLB_FLUSH_ON_TASK_SWITCH  switch_mm_irqs_off() loaded a new CR3: pages

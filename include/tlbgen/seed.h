@@ -3,7 +3,7 @@
  * tlbgen/seed.h - start a system in the middle of a run: each mm's
  * generation, next trim and mm_cpumask, and each CPU's loaded mm, lazy flag
  * and the generation it has caught up to, as a recorded kernel had them
- * when its trace began (harness/replay.h seeds them from a trace).
+ * when its trace began (harness/replay/replay.h seeds them from a trace).
  *
  * A CPU is seeded as initialize_tlbstate_and_flush() leaves one: the mm on
  * ASID 0 (no other ASID slot holds anything), its TLB empty. Seed the mms

@@ -4,7 +4,7 @@
 
 usage: check-results.py [--workload W] DIR...
 
-Each DIR must hold meta.json and results.json as bench/results.h describes
+Each DIR must hold meta.json and results.json as bench/driver/results.h describes
 them (schema version 1): every metric has a name, a unit, parameters and a
 value (or samples with their mean), and no two metrics share name and
 parameters. Exit 0 when every directory conforms, 1 otherwise, with one line

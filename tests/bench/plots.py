@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The plots of tlbgen-bench (bench/plot.c): a one-policy run's script has
+"""The plots of tlbgen-bench (bench/report/plot.c): a one-policy run's script has
 no change panel, a two-policy run's has one, with the markers of one task
 count offset apart; threaded, virtual and stepped runs each draw their
 plot; gnuplot's messages never reach the run's stderr. The scripts are

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs that share a working directory: one that keeps nothing removes the
-# tlbgen-results/ it made (bench/results.c), and may do so between another
+# tlbgen-results/ it made (bench/driver/results.c), and may do so between another
 # run's mkdir of that root and of its own directory inside it. Each kept run
 # must still get its directory: 40 rounds, each in a new empty directory,
 # of 6 runs refused after the root was made (validate --row of no row) and

@@ -17,8 +17,8 @@ before dd2283f2605e (v4.20) did; so the three policies run here with
 munmap_lock=write, the one choice each differs in from seed001's own.
 
 The expected figures were computed by that program, with only those two
-changes, against the same library; the runner (bench/run-virtual.c), the
-workload (bench/wl-wis.c) and the workload layer (lib/workload/) under test
+changes, against the same library; the runner (bench/run/run-virtual.c), the
+workload (bench/workloads/wl-wis.c) and the workload layer (lib/workload/) under test
 played no part in them. The old program's own figures, for the record:
   40 threads: clear 25462.5 lazy 24987.5 trim 25812.5 ops/s per thread
   80 threads: clear 13181.25 lazy 11600 trim 12387.5
@@ -50,7 +50,7 @@ def near(a, b, rel):
     return a is not None and math.isclose(a, b, rel_tol=rel, abs_tol=1e-12)
 
 
-# seed001's three policies (bench/seed001.c), munmap() without its downgrade.
+# seed001's three policies (bench/presets/seed001.c), munmap() without its downgrade.
 BASE = "v6.8:same_mm_cpumask_check=debug_vm,munmap_lock=write"
 POLICIES = [BASE, BASE + ",mm_cpumask=lazy,wrong_mm=remote-clear",
             BASE + ",mm_cpumask=lazy,wrong_mm=remote-clear,ipi_cond=should_flush_tlb,trim_cpumask=per-hz"]

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "bench.h"
-#include "common.h"
+#include "driver/common.h"
 
 static void near(double got, double want, double tol)
 {

@@ -4,11 +4,11 @@
 
 What must hold:
 - the built-in corpus: at least 12 rows, 3 architectures, 4 workloads, each
-  with a source and the model's prediction at entry (bench/corpus.json);
+  with a source and the model's prediction at entry (bench/presets/corpus.json);
 - a row's verdict follows the rule (rate within 25%, change within
   max(3 points, a third of the measured change)), recomputed here from the
   figures the run recorded, and the calibrated bounds follow the formulas
-  of bench/validate-cal.c, recomputed here the same way;
+  of bench/presets/validate-cal.c, recomputed here the same way;
 - bad corpora exit 2 naming the row and the field, and keep no results.
 
 usage: validate.py TLBGEN-BENCH SOURCE-ROOT"""
@@ -22,7 +22,7 @@ sys.path.insert(0, sys.path[0])
 from benchlib import Run, check, status  # noqa: E402
 
 bench, root = sys.argv[1], sys.argv[2]
-with open(os.path.join(root, "bench", "corpus.json")) as f:
+with open(os.path.join(root, "bench", "presets", "corpus.json")) as f:
     corpus = json.load(f)
 rows = corpus["rows"]
 

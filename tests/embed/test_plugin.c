@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/embed/test_plugin.c - bench/plugin.c, the loader behind
+ * tests/embed/test_plugin.c - bench/driver/plugin.c, the loader behind
  * `tlbgen-bench --plugin PATH`: a plugin's tlbgen_bench_plugin_init()
  * registers its policy, the name becomes usable as a profile and runs the
  * plugin's code; failures are reported as negative errnos.

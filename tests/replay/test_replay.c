@@ -2,7 +2,7 @@
 /*
  * tests/replay/test_replay.c - the committed recordings (this project's
  * PVM guest, Linux 6.18, recorded by bench/tlbgen-trace; README in this
- * directory) replayed through harness/replay.c: the recording kernel's
+ * directory) replayed through harness/replay/replay.c: the recording kernel's
  * profile is picked from the trace's version, the model agrees with the
  * kernel's decisions, and bad input is refused with its reason.
  *

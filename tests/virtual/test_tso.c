@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/virtual/test_tso.c - the memory-model explorer (harness/tso_explore.c)
+ * tests/virtual/test_tso.c - the memory-model explorer (harness/tso/tso_explore.c)
  * on the switch_mm_irqs_off() / flush_tlb_mm_range() race:
  *  - 83b0177a6c48 (CVE-2025-40174): latest without its smp_mb() fails under
  *    tso and is clean under sc, exhaustively for the same bound;

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/workloads/wl-wis.c - will-it-scale's TLB tests as workloads: one op is one
+ * iteration of the test's loop, made of the library's kernel-side
+ * operations (tlbgen/workload.h), so it runs in every mode.
+ *
+ *   tlb_flush1   a private file mapping: write the page, madvise(MADV_DONTNEED)
+ *                it, read it back. The read is a read fault whose
+ *                do_fault_around() maps the rest of its 64 KiB block
+ *                read-only, so the next page's write is a COW that
+ *                wp_page_copy() flushes: two flushes per op on 15 pages in 16.
+ *   tlb_flush2   a private anonymous 1 MiB: write, madvise, read back (the
+ *                zero page); munmap() and mmap() again every 256 pages.
+ *   tlb_flush3   a shared file mapping: as tlb_flush1, but the write after
+ *                the read back makes the PTE writable without a flush.
+ *   page_fault3  a shared file mapping: a write fault per page.
+ * The file tests walk 128 MiB and munmap() it at the end. Each task walks
+ * its file block by block, and the model maps every block at the task's
+ * same 16 pages (clearing them, as a fresh block's PTEs are none): the
+ * TLB then sees what it would of one block, and the mm needs no page
+ * table for all 128 MiB of every task's file.
+ */
+
+#include "bench.h"
+
+#define FAULT_AROUND_PAGES	16	/* fault_around_bytes: 64 KiB */
+#define FILE_PAGES		32768	/* 128 MiB */
+#define ANON_PAGES		256	/* tests/tlb_flush2.c: MEMORYSIZE 1 MiB */
+
+static unsigned long page_addr(const struct bench_task *t, unsigned long page)
+{
+	return (t->base + page) << TLBGEN_PAGE_SHIFT;
+}
+
+/* The next block of the file, at the task's window: its PTEs are none. */
+static int next_block(struct bench_task *t)
+{
+	int err = 0;
+
+	for (unsigned long p = 0; !err && p < FAULT_AROUND_PAGES; p++)
+		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, page_addr(t, p), TLBGEN_PTEF_NONE);
+	return err;
+}
+
+/*
+ * munmap() of the whole file at the end of a pass, and the test's mmap()
+ * of it again: past the ceiling, one full flush; its page tables go (the
+ * only VMA in them). Every page of the file is mapped by then, and all
+ * but the window's are zapped without PTEs of the model's: unseen pages.
+ */
+int bench_wis_remap_file(struct bench_task *t, bool dirty)
+{
+	TLBGEN_OPTS(tlbgen_wl_munmap_opts, o, .free_tables = true,
+		    .unseen_pages = FILE_PAGES - FAULT_AROUND_PAGES, .unseen_dirty_file = dirty);
+	int err;
+
+	t->page = 0;
+	err = tlbgen_wl__munmap_opts(t->wl, t->cpu, t->mm, page_addr(t, 0),
+				     (unsigned long)FILE_PAGES << TLBGEN_PAGE_SHIFT, &o);
+	if (err)
+		return err;
+	/* The test counted the last page before its munmap(): a run that
+	 * ends while the mmap() sleeps on mmap_lock still has it. */
+	err = tlbgen_wl__mmap(t->wl, t->cpu, t->mm);
+	return err > 0 ? 0 : err;
+}
+
+/* `dirty`: the test wrote every page (page_fault3); tlb_flush1/3 read
+ * each back after its madvise(), so their pages are clean. */
+static int end_of_file(struct bench_task *t, bool dirty)
+{
+	return ++t->page < FILE_PAGES ? 0 : bench_wis_remap_file(t, dirty);
+}
+
+/*
+ * Task i starts i/tasks of the way through its file, at a block's start,
+ * so that the tasks' munmap()s are spread, as in a long run's steady
+ * state, and not all due together 32768 pages after the start.
+ */
+int bench_wis_file_start(struct bench_task *t)
+{
+	t->page = (unsigned long)t->cpu * FILE_PAGES / t->tasks;
+	t->page -= t->page % FAULT_AROUND_PAGES;
+	return 0;
+}
+
+/* One op of tlb_flush1 or tlb_flush3 on a file mapping of kind `map`. */
+static int file_flush_op(struct bench_task *t, unsigned int map)
+{
+	unsigned long j = t->page % FAULT_AROUND_PAGES, addr = page_addr(t, j);
+	int err = j ? 0 : next_block(t);
+
+	/* *(addr) = 1 */
+	if (!err)
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, addr, map, TLBGEN_WL_FAULT_WRITE);
+	if (!err)
+		err = tlbgen_wl__madvise_dontneed(t->wl, t->cpu, t->mm, addr, TLBGEN_PAGE_SIZE);
+	/* assert(*(addr) == 0) */
+	if (!err)
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, addr, map, 0);
+	if (!err)
+		err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
+	return err ? err : end_of_file(t, false);
+}
+
+static int tlb_flush1_op(struct bench_task *t)
+{
+	return file_flush_op(t, TLBGEN_MAP_FILE);
+}
+
+static int tlb_flush3_op(struct bench_task *t)
+{
+	return file_flush_op(t, TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED);
+}
+
+/* Two faults, madvise()'s syscall, PTL and zap, and the user work. */
+static uint64_t file_flush_cycles(const struct tlbgen_machine *m)
+{
+	return 2 * (uint64_t)m->page_fault + m->syscall + m->ptl + m->zap + m->user_work;
+}
+
+const struct bench_ops bench_tlb_flush1_ops = {
+	.desc = "TLB flush of separate file private mapping",
+	.region_pages = FILE_PAGES, .op_cycles = file_flush_cycles, .start = bench_wis_file_start,
+	.op = tlb_flush1_op,
+	.flushes = true, .flushes_note = "madvise's, and wp_page_copy()'s on 15 pages in 16",
+};
+
+const struct bench_ops bench_tlb_flush3_ops = {
+	.desc = "TLB flush of separate file shared mapping",
+	.region_pages = FILE_PAGES, .op_cycles = file_flush_cycles, .start = bench_wis_file_start,
+	.op = tlb_flush3_op,
+	.flushes = true,
+};
+
+/*
+ * tlb_flush2: each task starts at page i * 256 / tasks of its region, so
+ * the tasks' munmap()s are spread, as in a long run's steady state. The
+ * region is the test's fresh mmap(): no PTEs yet (a new mm's are present,
+ * read-only), so a first write is do_anonymous_page(), not a COW flush.
+ */
+static int tlb_flush2_start(struct bench_task *t)
+{
+	int err = 0;
+
+	t->page = (unsigned long)t->cpu * ANON_PAGES / t->tasks;
+	for (unsigned long p = 0; !err && p < ANON_PAGES; p++)
+		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, page_addr(t, p), TLBGEN_PTEF_NONE);
+	return err;
+}
+
+static int tlb_flush2_op(struct bench_task *t)
+{
+	unsigned long addr = page_addr(t, t->page);
+	int err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
+
+	if (!err)
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, addr, TLBGEN_MAP_ANON,
+				       TLBGEN_WL_FAULT_WRITE);
+	if (!err)
+		err = tlbgen_wl__madvise_dontneed(t->wl, t->cpu, t->mm, addr, TLBGEN_PAGE_SIZE);
+	if (!err)
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, addr, TLBGEN_MAP_ANON, 0);
+	if (err || ++t->page < ANON_PAGES)
+		return err;
+	/*
+	 * munmap() and mmap() again. With one mm per task the region's page
+	 * tables go with it; threads' regions are neighbours in one mm, so
+	 * free_pgtables() keeps the shared PTE page (freed_tables false).
+	 */
+	t->page = 0;
+	err = tlbgen_wl__munmap(t->wl, t->cpu, t->mm, page_addr(t, 0),
+				(unsigned long)ANON_PAGES << TLBGEN_PAGE_SHIFT, t->processes);
+	if (!err)
+		err = tlbgen_wl__mmap(t->wl, t->cpu, t->mm);
+	/*
+	 * The test counted this page's iteration before its munmap(): a run
+	 * that ends while the remap sleeps on mmap_lock still has it.
+	 */
+	return err > 0 ? 0 : err;
+}
+
+const struct bench_ops bench_tlb_flush2_ops = {
+	.desc = "TLB flush of anonymous memory private mapping",
+	.region_pages = ANON_PAGES, .start = tlb_flush2_start, .op = tlb_flush2_op,
+	.flushes = true,
+};
+
+static int page_fault3_op(struct bench_task *t)
+{
+	unsigned long j = t->page % FAULT_AROUND_PAGES;
+	int err = j ? 0 : next_block(t);
+
+	if (!err)
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, page_addr(t, j),
+				       TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED, TLBGEN_WL_FAULT_WRITE);
+	return err ? err : end_of_file(t, true);
+}
+
+static uint64_t page_fault3_cycles(const struct tlbgen_machine *m)
+{
+	return m->page_fault;
+}
+
+const struct bench_ops bench_page_fault3_ops = {
+	.desc = "Separate file shared mapping page fault",
+	.region_pages = FILE_PAGES, .op_cycles = page_fault3_cycles, .start = bench_wis_file_start,
+	.op = page_fault3_op,
+};
