@@ -9,7 +9,7 @@
 #include "commands.h"
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
-	bench_page_fault3_ops;
+	bench_page_fault1_ops, bench_page_fault2_ops, bench_page_fault3_ops;
 extern const struct bench bench_seed000, bench_seed001, bench_seed002, bench_seed003, bench_seed004, bench_mesi,
 	bench_lazy, bench_jobs, bench_replay;
 /* Tools on the one parser, each defined in its own file. */
@@ -35,11 +35,13 @@ WIS(tlb_flush1, "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, re
 		"(a private file: COW flushes)");
 WIS(tlb_flush2, "will-it-scale tlb_flush2: same on 1 MiB anonymous, munmap + mmap every 256 pages");
 WIS(tlb_flush3, "will-it-scale tlb_flush3: same as tlb_flush1 on a shared file mapping");
+WIS(page_fault1, "will-it-scale page_fault1: a write fault per page of 128 MiB anonymous, munmap at the end");
+WIS(page_fault2, "will-it-scale page_fault2: a write fault per page of a private file mapping (COW)");
 WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared file mapping");
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_seed002, &bench_seed003, &bench_seed004, &bench_validate, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
-	&bench_page_fault3, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
+	&bench_page_fault1, &bench_page_fault2, &bench_page_fault3, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
 	&bench_tlbie, &bench_transport, &bench_vtime, &bench_scale, &bench_explore, &bench_soak,
 	&bench_versions, &bench_replay, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
 	NULL,

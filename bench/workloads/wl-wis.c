@@ -13,8 +13,12 @@
  *                zero page); munmap() and mmap() again every 256 pages.
  *   tlb_flush3   a shared file mapping: as tlb_flush1, but the write after
  *                the read back makes the PTE writable without a flush.
+ *   page_fault1  128 MiB of private anonymous memory: a write fault per
+ *                page (do_anonymous_page(), no flush), munmap() at the end.
+ *   page_fault2  a private file mapping: a write fault per page
+ *                (do_cow_fault(): a private copy, no flush).
  *   page_fault3  a shared file mapping: a write fault per page.
- * The file tests walk 128 MiB and munmap() it at the end. Each task walks
+ * The file tests and page_fault1 walk 128 MiB and munmap() it at the end. Each task walks
  * its file block by block, and the model maps every block at the task's
  * same 16 pages (clearing them, as a fresh block's PTEs are none): the
  * TLB then sees what it would of one block, and the mm needs no page
@@ -65,8 +69,9 @@ int bench_wis_remap_file(struct bench_task *t, bool dirty)
 	return err > 0 ? 0 : err;
 }
 
-/* `dirty`: the test wrote every page (page_fault3); tlb_flush1/3 read
- * each back after its madvise(), so their pages are clean. */
+/* `dirty`: the file's pages are dirty (page_fault3 wrote every page of its
+ * shared file); tlb_flush1/3 read each back after its madvise(), so their
+ * pages are clean, and page_fault1/2's written pages are anonymous. */
 static int end_of_file(struct bench_task *t, bool dirty)
 {
 	return ++t->page < FILE_PAGES ? 0 : bench_wis_remap_file(t, dirty);
@@ -186,21 +191,57 @@ const struct bench_ops bench_tlb_flush2_ops = {
 	.flushes = true,
 };
 
-static int page_fault3_op(struct bench_task *t)
+/*
+ * One write fault of the page_fault tests, on a mapping of kind `map`,
+ * then the end of the pass: munmap() of 128 MiB whose pages the test all
+ * wrote. Only page_fault3's are dirty pages of a file (its MAP_SHARED
+ * file's page cache); page_fault1's and 2's are private anonymous pages
+ * (page_fault2's are do_cow_fault()'s copies of the file's pages).
+ */
+static int write_fault_op(struct bench_task *t, unsigned int map)
 {
 	unsigned long j = t->page % FAULT_AROUND_PAGES;
 	int err = j ? 0 : next_block(t);
 
 	if (!err)
-		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, page_addr(t, j),
-				       TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED, TLBGEN_WL_FAULT_WRITE);
-	return err ? err : end_of_file(t, true);
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, page_addr(t, j), map,
+				       TLBGEN_WL_FAULT_WRITE);
+	return err ? err : end_of_file(t, map == (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED));
+}
+
+static int page_fault1_op(struct bench_task *t)
+{
+	return write_fault_op(t, TLBGEN_MAP_ANON);
+}
+
+static int page_fault2_op(struct bench_task *t)
+{
+	return write_fault_op(t, TLBGEN_MAP_FILE);
+}
+
+static int page_fault3_op(struct bench_task *t)
+{
+	return write_fault_op(t, TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED);
 }
 
 static uint64_t page_fault3_cycles(const struct tlbgen_machine *m)
 {
 	return m->page_fault;
 }
+
+/* tests/page_fault1.c: MAP_PRIVATE | MAP_ANONYMOUS, 4 KiB pages (no THP). */
+const struct bench_ops bench_page_fault1_ops = {
+	.desc = "Anonymous memory page fault",
+	.region_pages = FILE_PAGES, .op_cycles = page_fault3_cycles, .start = bench_wis_file_start,
+	.op = page_fault1_op,
+};
+
+/* tests/page_fault2.c: MAP_PRIVATE of a 128 MiB file. */
+const struct bench_ops bench_page_fault2_ops = {
+	.desc = "Separate file private mapping page fault",
+	.region_pages = FILE_PAGES, .op_cycles = page_fault3_cycles, .start = bench_wis_file_start,
+	.op = page_fault2_op,
+};
 
 const struct bench_ops bench_page_fault3_ops = {
 	.desc = "Separate file shared mapping page fault",
