@@ -192,6 +192,29 @@ TLBGEN_API int tlbgen_wl__mprotect_ro(struct tlbgen_wl *wl, unsigned int cpu,
 				      struct tlbgen_mm *mm, unsigned long start,
 				      unsigned long len);
 
+/* mprotect()'s prot, as PROT_READ and PROT_WRITE. */
+#define TLBGEN_PROT_READ	(1U << 0)
+#define TLBGEN_PROT_WRITE	(1U << 1)
+
+/*
+ * tlbgen_wl__mprotect - mprotect(start, len, prot) of a mapping of kind
+ * `map` (TLBGEN_MAP_*), under mmap_lock for write: change_protection()
+ * changes each present PTE, then flushes the range once if it changed
+ * one. PROT_READ write-protects. PROT_READ|PROT_WRITE makes a dirty PTE
+ * writable where the kernel does so at once (a shared file mapping's; a
+ * private one's, an exclusive anonymous page, under the profile's
+ * mprotect_writable=exclusive, 64fe24a3e05e), and leaves the others
+ * read-only: the next write faults (tlbgen_wl__fault(): a dirty private
+ * page is reused without a flush). PROT_NONE is not modelled.
+ * Returns 0, or -EINVAL for a bad CPU, mm, range, prot (other than
+ * PROT_READ or PROT_READ|PROT_WRITE) or map, and the errors of
+ * tlbgen_wl__fault(). Thread-safety: CPU `cpu`'s context, as every
+ * tlbgen_wl__*() call.
+ */
+TLBGEN_API int tlbgen_wl__mprotect(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+				   unsigned long start, unsigned long len, unsigned int prot,
+				   unsigned int map);
+
 /*
  * tlbgen_wl__pageout - reclaim of [start, start + len) as MADV_PAGEOUT's
  * shrink_folio_list() does it: try_to_unmap() of each present page with

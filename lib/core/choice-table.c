@@ -135,6 +135,14 @@ static const struct tlbgen_choice_value skip_tried_v[] = {
  */
 static const struct tlbgen_choice_value delay_rmap_v[] = {
 	V("off", 0, "-", "<= v6.1"), V("pmd", 1, "5df397dec7c4", "v6.2"), END };
+/*
+ * mprotect(PROT_READ|PROT_WRITE): change_pte_range() always made a dirty
+ * PTE of a shared file mapping writable (dirty_accountable); 64fe24a3e05e
+ * (v6.0) does it for an exclusive anonymous page too (can_change_pte_writable()),
+ * where before the next write took a write fault that reused the page.
+ */
+static const struct tlbgen_choice_value mprotect_writable_v[] = {
+	V("shared", 0, "-", "<= v5.19"), V("exclusive", 1, "64fe24a3e05e", "v6.0"), END };
 /* munmap() held mmap_lock for write across the zap until v4.20. */
 static const struct tlbgen_choice_value munmap_lock_v[] = {
 	V("write", 0, "-", "<= v4.19"), V("downgrade", 1, "dd2283f2605e", "v4.20"), END };
@@ -288,6 +296,9 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	B("zap_delay_rmap", zap_delay_rmap, delay_rmap_v, "all", "a zap of dirty file pages: "
 	  "one flush per mmu_gather (off), or one per PTE table before its PTL is dropped, "
 	  "the rmaps removed after it (5df397dec7c4)"),
+	B("mprotect_writable", mprotect_anon_writable, mprotect_writable_v, "all", "which read-only "
+	  "PTEs mprotect(PROT_READ|PROT_WRITE) makes writable: a shared file's dirty pages; also "
+	  "exclusive anonymous pages (64fe24a3e05e), a PTE change that x86 flushes"),
 	E("vma_lock_fault", vma_lock_fault, vma_lock_fault_v, "all", "which user faults take "
 	  "only the VMA's lock, not mmap_lock: none; anonymous VMAs (per-VMA locks); and shared "
 	  "file faults (4ed4379881aa); every fault of a VMA with ->map_pages (v6.7)"),

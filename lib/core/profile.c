@@ -26,7 +26,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,"
-	  "munmap_lock=downgrade,vma_lock_fault=none,zap_delay_rmap=off,"
+	  "munmap_lock=downgrade,vma_lock_fault=none,zap_delay_rmap=off,mprotect_writable=shared,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
@@ -40,7 +40,9 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "tlbi_cmdline=no,riscv_umc_asid=off,riscv_umc_svinval=off", NULL },
 	/* aa44284960 exactly as first merged: the batch-flush skip (Hugh Dickins' segfaults). */
 	{ "v6.0-aa44284960", "v5.17", "mm_tlb_gen_read=deferred,early_return=unguarded", NULL },
-	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded", NULL },
+	/* 64fe24a3e05e: mprotect() makes exclusive anonymous pages writable. */
+	{ "v6.0", "v5.17", "mm_tlb_gen_read=deferred,early_return=guarded,mprotect_writable=exclusive",
+	  NULL },
 	/* 4d4b6d66db63 (the pte_accessible() filter), 5c3124975e15 (the wait mask). */
 	/* 0bff0aaea03e: anonymous faults under the VMA's lock. */
 	/* 5df397dec7c4 (v6.2): dirty file pages' rmaps wait for the flush. */

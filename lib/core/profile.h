@@ -155,6 +155,8 @@ struct tlbgen_profile {
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
 	bool zap_delay_rmap;		/* 5df397dec7c4: a PTE table's dirty file pages
 					 * flush before its PTL is dropped */
+	bool mprotect_anon_writable;	/* 64fe24a3e05e: mprotect(PROT_WRITE) makes an
+					 * exclusive anonymous page's PTE writable */
 	enum tlbgen_vma_lock_fault vma_lock_fault;
 	bool tlbi_cmdline;		/* abe7c8b09bd7: the tlbi= boot switch */
 	bool riscv_umc_asid;		/* af842aea58d8: update_mmu_cache() by the mm's ASID */

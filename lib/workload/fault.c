@@ -71,6 +71,14 @@ static int handle_fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 		return 0;	/* present and sufficient: a spurious fault */
 	if ((map & (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED)) == (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED))
 		return tlbgen_pte_set(wl->sys, cpu, mm, addr, (unsigned int)pte | PTE_WRITABLE);
+	/*
+	 * do_wp_page() reuses an exclusive anonymous page (wp_page_reuse():
+	 * the PTE made writable, no flush on x86). A dirty read-only private
+	 * PTE is one: the page was written, then write-protected by
+	 * mprotect() (the model has no fork() to share it).
+	 */
+	if (pte & TLBGEN_PTEF_DIRTY)
+		return tlbgen_pte_set(wl->sys, cpu, mm, addr, (unsigned int)pte | PTE_WRITABLE);
 	return wp_page_copy(wl, cpu, mm, addr);
 }
 

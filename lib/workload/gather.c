@@ -169,14 +169,38 @@ TLBGEN_API int tlbgen_wl__mmap(struct tlbgen_wl *wl, unsigned int cpu, struct tl
 	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
 }
 
-TLBGEN_API int tlbgen_wl__mprotect_ro(struct tlbgen_wl *wl, unsigned int cpu,
-				      struct tlbgen_mm *mm, unsigned long start,
-				      unsigned long len)
+/*
+ * change_pte_range()'s new PTE for a present `pte` under `prot`: write-
+ * protected for PROT_READ; for PROT_READ|PROT_WRITE made writable where
+ * the kernel does it at once (a shared file's dirty page, dirty_accountable;
+ * an exclusive anonymous page under 64fe24a3e05e), else left read-only for
+ * the next write's fault.
+ */
+static unsigned int mprotect_pte(const struct tlbgen_wl *wl, unsigned int pte, unsigned int prot,
+				 unsigned int map)
+{
+	bool shared = (map & (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED)) ==
+		      (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED);
+
+	if (!(prot & TLBGEN_PROT_WRITE))
+		return pte & ~TLBGEN_PTEF_WRITE;
+	if ((pte & TLBGEN_PTEF_DIRTY) && (shared || wl->sys->profile.mprotect_anon_writable))
+		return pte | TLBGEN_PTEF_WRITE;
+	return pte;
+}
+
+TLBGEN_API int tlbgen_wl__mprotect(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+				   unsigned long start, unsigned long len, unsigned int prot,
+				   unsigned int map)
 {
 	struct tlbgen_system *sys = wl->sys;
 	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
 	bool changed = false;
 
+	if (!err && (prot != TLBGEN_PROT_READ && prot != (TLBGEN_PROT_READ | TLBGEN_PROT_WRITE)))
+		err = -EINVAL;
+	if (!err && ((map & ~(TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED)) || map == TLBGEN_MAP_SHARED))
+		err = -EINVAL;
 	if (!err)
 		err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
 	if (!err)
@@ -186,16 +210,32 @@ TLBGEN_API int tlbgen_wl__mprotect_ro(struct tlbgen_wl *wl, unsigned int cpu,
 	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_PTL);
 	for (unsigned long a = start; !err && a < start + len; a += TLBGEN_PAGE_SIZE) {
 		int pte = tlbgen_pte__flags(mm, a);
+		unsigned int next;
 
-		if (pte < 0 || !(pte & TLBGEN_PTEF_WRITE))
+		if (pte < 0 || (pte & TLBGEN_PTEF_NONE))
 			continue;
-		err = tlbgen_pte_set(sys, cpu, mm, a, (unsigned int)pte & ~TLBGEN_PTEF_WRITE);
+		next = mprotect_pte(wl, (unsigned int)pte, prot, map);
+		if (next == (unsigned int)pte)
+			continue;
+		err = tlbgen_pte_set(sys, cpu, mm, a, next);
 		changed = true;
 	}
-	/* change_protection() flushes only when it changed a PTE. */
+	/*
+	 * change_protection() flushes only when it changed a PTE: on x86 any
+	 * change of _PAGE_RW needs one (pte_needs_flush(), c9fe66560bf2, as
+	 * before it every change did). powerpc radix's, which skips a pure
+	 * promotion, is not modelled.
+	 */
 	if (!err && changed)
 		err = tlbgen__wl_flush(wl, cpu, mm, start, start + len, false);
 	return err ? err : tlbgen__wl_up_write(wl, cpu, mm);
+}
+
+TLBGEN_API int tlbgen_wl__mprotect_ro(struct tlbgen_wl *wl, unsigned int cpu,
+				      struct tlbgen_mm *mm, unsigned long start,
+				      unsigned long len)
+{
+	return tlbgen_wl__mprotect(wl, cpu, mm, start, len, TLBGEN_PROT_READ, TLBGEN_MAP_ANON);
 }
 
 /* The simulated PTE's bits after a change the oracle already has. */
