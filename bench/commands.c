@@ -11,7 +11,7 @@
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
 	bench_page_fault1_ops, bench_page_fault2_ops, bench_page_fault3_ops;
 /* Workloads with options of their own, each in its own file. */
-extern const struct bench bench_mprotect;
+extern const struct bench bench_mprotect, bench_spec;
 extern const struct bench bench_seed000, bench_seed001, bench_seed002, bench_seed003, bench_seed004, bench_mesi,
 	bench_lazy, bench_jobs, bench_replay;
 /* Tools on the one parser, each defined in its own file. */
@@ -43,7 +43,7 @@ WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared 
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_seed002, &bench_seed003, &bench_seed004, &bench_validate, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
-	&bench_page_fault1, &bench_page_fault2, &bench_page_fault3, &bench_mprotect, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
+	&bench_page_fault1, &bench_page_fault2, &bench_page_fault3, &bench_mprotect, &bench_spec, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
 	&bench_tlbie, &bench_transport, &bench_vtime, &bench_scale, &bench_explore, &bench_soak,
 	&bench_versions, &bench_replay, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
 	NULL,
