@@ -133,6 +133,7 @@ TLBGEN_API int tlbgen_wl__fault(struct tlbgen_wl *wl, unsigned int cpu, struct t
  * for each that maps a page of its own), and tlb_finish_mmu() flushes the
  * range, or the whole mm with freed_tables when mm_tlb_flush_nested() sees
  * another gather of the mm in flight (7a30df49f63a), then drops the count.
+ * A zap that cleared no PTE flushes nothing, unless nested.
  * `start` and `len` page-aligned, len > 0.
  */
 TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cpu,

@@ -17,11 +17,13 @@
  * own: a dirty one), then the range is flushed - or, when another gather
  * of the mm is in flight, mm_tlb_flush_nested() makes it the whole mm with
  * freed_tables (7a30df49f63a), since that gather may have cleared PTEs it
- * has not flushed yet. tlb_gather_mmu() raised mm->tlb_flush_pending
- * before, and it drops after the flush.
+ * has not flushed yet. Otherwise a gather that cleared no PTE (`cleared`:
+ * the caller's own zap of the range did) and freed no table flushes
+ * nothing: tlb_flush_mmu_tlbonly() returns at once. tlb_gather_mmu()
+ * raised mm->tlb_flush_pending before, and it drops after the flush.
  */
 int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
-			 unsigned long start, unsigned long len, bool free_tables)
+			 unsigned long start, unsigned long len, bool free_tables, bool cleared)
 {
 	struct tlbgen_system *sys = wl->sys;
 	int err;
@@ -35,6 +37,7 @@ int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_m
 		if (pte < 0 || (pte & TLBGEN_PTEF_NONE))
 			continue;
 		err = tlbgen_pte_set(sys, cpu, mm, a, TLBGEN_PTEF_NONE);
+		cleared = true;
 		tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_ZAPS, 1);
 		if (!err && (pte & TLBGEN_PTEF_DIRTY))
 			err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
@@ -46,7 +49,7 @@ int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_m
 	if (nested) {
 		tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_NESTED, 1);
 		err = tlbgen__wl_flush(wl, cpu, mm, 0, TLBGEN_TLB_FLUSH_ALL, true);
-	} else {
+	} else if (cleared || free_tables) {
 		err = tlbgen__wl_flush(wl, cpu, mm, start, start + len, free_tables);
 	}
 	tlbgen__kword_add(sys, cpu, &mm->tlb_flush_pending, -1);
@@ -65,7 +68,7 @@ TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cp
 		err = tlbgen__wl_down_read(wl, cpu, mm);
 	if (err)
 		return err;	/* 1: the run ended while it slept on the lock */
-	err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, false);
+	err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, false, false);
 	return err ? err : tlbgen__wl_up_read(wl, cpu, mm);
 }
 
@@ -138,7 +141,8 @@ TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
 	if (!err && o.unseen_pages)
 		err = zap_unseen(wl, cpu, mm, start, &o);
 	if (!err)
-		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, o.free_tables);
+		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, o.free_tables,
+					   o.unseen_pages > 0);
 	if (err)
 		return err;
 	return downgrade ? tlbgen__wl_up_read(wl, cpu, mm) : tlbgen__wl_up_write(wl, cpu, mm);

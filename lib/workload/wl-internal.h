@@ -79,8 +79,10 @@ int tlbgen__wl_sleep_on(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 			atomic_bool *cond);
 int tlbgen__wl_wake(struct tlbgen_wl *wl, unsigned int cpu, unsigned int target);
 
-/* gather.c: an mmu_gather's zap of [start, start + len) and its flush. */
+/* gather.c: an mmu_gather's zap of [start, start + len) and its flush
+ * (none if it cleared no PTE, `cleared` says none was before, and freed no
+ * table, unless nested). */
 int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
-			 unsigned long start, unsigned long len, bool free_tables);
+			 unsigned long start, unsigned long len, bool free_tables, bool cleared);
 
 #endif

@@ -181,6 +181,27 @@ static void test_mprotect_rw_v6_0(void **state)
 	mprotect_rw(state, true);
 }
 
+/*
+ * A gather that cleared no PTE and freed no table flushes nothing
+ * (tlb_flush_mmu_tlbonly() returns at once): madvise() of a none page,
+ * munmap() of a range with no page mapped; freeing tables still flushes.
+ */
+static void test_empty_gather(void **state)
+{
+	struct fix f = setup(*state, 1);
+
+	assert_int_equal(tlbgen_wl__madvise_dontneed(f.wl, 0, f.mm, PG(0), PG(4)), 0);
+	assert_int_equal(tlbgen_wl__munmap(f.wl, 0, f.mm, PG(0), PG(8), false), 0);
+	assert_int_equal(wl_stat(&f, TLBGEN_WL_STAT_GATHERS), 2);
+	assert_int_equal(t_sys_stat(f.sys, TLBGEN_STAT_FLUSH_INITIATED), 0);
+	assert_int_equal(tlbgen_wl__munmap(f.wl, 0, f.mm, PG(0), PG(8), true), 0);
+	assert_int_equal(t_sys_stat(f.sys, TLBGEN_STAT_FLUSH_INITIATED), 1);
+	assert_int_equal(tlbgen_wl__fault(f.wl, 0, f.mm, PG(0), TLBGEN_MAP_ANON, W), 0);
+	assert_int_equal(tlbgen_wl__madvise_dontneed(f.wl, 0, f.mm, PG(0), PG(4)), 0);
+	assert_int_equal(t_sys_stat(f.sys, TLBGEN_STAT_FLUSH_INITIATED), 2);
+	teardown(&f);
+}
+
 /* Bad input: -EINVAL and nothing changed. */
 static void test_bad_input(void **state)
 {
@@ -225,6 +246,7 @@ int main(void)
 		T_PRE(test_anon_and_shared, "latest"),
 		T_PRE(test_munmap_mprotect, "latest"),
 		T_PRE(test_mprotect_rw_v5_17, "v5.17"),
+		T_PRE(test_empty_gather, "latest"),
 		T_PRE(test_mprotect_rw_v6_0, "v6.0"),
 		T_PRE(test_bad_input, "latest"),
 	};
