@@ -9,7 +9,7 @@
 #include "commands.h"
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
-	bench_page_fault1_ops, bench_page_fault2_ops, bench_page_fault3_ops;
+	bench_page_fault1_ops, bench_page_fault2_ops, bench_page_fault3_ops, bench_mmap1_ops;
 /* Workloads with options of their own, each in its own file. */
 extern const struct bench bench_mprotect, bench_spec;
 extern const struct bench bench_seed000, bench_seed001, bench_seed002, bench_seed003, bench_seed004, bench_mesi,
@@ -40,10 +40,11 @@ WIS(tlb_flush3, "will-it-scale tlb_flush3: same as tlb_flush1 on a shared file m
 WIS(page_fault1, "will-it-scale page_fault1: a write fault per page of 128 MiB anonymous, munmap at the end");
 WIS(page_fault2, "will-it-scale page_fault2: a write fault per page of a private file mapping (COW)");
 WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared file mapping");
+WIS(mmap1, "will-it-scale mmap1: mmap() and munmap() of 128 MiB anonymous, untouched");
 
 const struct bench *const bench_commands[] = {
 	&bench_seed000, &bench_seed001, &bench_seed002, &bench_seed003, &bench_seed004, &bench_validate, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
-	&bench_page_fault1, &bench_page_fault2, &bench_page_fault3, &bench_mprotect, &bench_spec, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
+	&bench_page_fault1, &bench_page_fault2, &bench_page_fault3, &bench_mmap1, &bench_mprotect, &bench_spec, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
 	&bench_tlbie, &bench_transport, &bench_vtime, &bench_scale, &bench_explore, &bench_soak,
 	&bench_versions, &bench_replay, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
 	NULL,

@@ -18,6 +18,8 @@
  *   page_fault2  a private file mapping: a write fault per page
  *                (do_cow_fault(): a private copy, no flush).
  *   page_fault3  a shared file mapping: a write fault per page.
+ *   mmap1        mmap() of 128 MiB of anonymous memory and munmap() of it,
+ *                untouched: mmap_lock for write twice, no PTE, no flush.
  * The file tests and page_fault1 walk 128 MiB and munmap() it at the end. Each task walks
  * its file block by block, and the model maps every block at the task's
  * same 16 pages (clearing them, as a fresh block's PTEs are none): the
@@ -247,4 +249,30 @@ const struct bench_ops bench_page_fault3_ops = {
 	.desc = "Separate file shared mapping page fault",
 	.region_pages = FILE_PAGES, .op_cycles = page_fault3_cycles, .start = bench_wis_file_start,
 	.op = page_fault3_op,
+};
+
+/*
+ * mmap1: the mapping is never touched, so the munmap() finds no page table
+ * and its mmu_gather nothing to flush; what remains is mmap_lock taken
+ * for write twice and the VMA's setup and teardown.
+ */
+static int mmap1_op(struct bench_task *t)
+{
+	int err = tlbgen_wl__mmap(t->wl, t->cpu, t->mm);
+
+	if (err)
+		return err > 0 ? 0 : err;
+	return tlbgen_wl__munmap(t->wl, t->cpu, t->mm, page_addr(t, 0),
+				 (unsigned long)FAULT_AROUND_PAGES << TLBGEN_PAGE_SHIFT, false);
+}
+
+/* A fresh mapping's PTEs are none (a new mm's are present, read-only). */
+static int mmap1_start(struct bench_task *t)
+{
+	return next_block(t);
+}
+
+const struct bench_ops bench_mmap1_ops = {
+	.desc = "Anonymous memory mmap/munmap of 128MB",
+	.region_pages = FAULT_AROUND_PAGES, .start = mmap1_start, .op = mmap1_op,
 };

@@ -142,12 +142,20 @@ check(all(got[(n, pol, "violations")] == 0 for n in (16, 64) for pol in ("v5.17"
 b = Run(bench, ["mprotect", "--pages", "513", "-t", "1"], keep=False)
 check(b.rc == 2 and "--pages" in b.err, "mprotect --pages 513: exit %d, the error names --pages" % b.rc)
 
+# mmap1: the 128 MiB is never touched, so munmap()'s gather clears no PTE
+# and frees no table: no flush at all, one task or four.
+r = Run(bench, ["mmap1", "--mode", "stepped", "-t", "1,4", "--ops", "400", "-p", "v6.0"])
+if r.rc:
+    r.show()
+check([r.value("flush_initiated", threads=t, policy="v6.0") for t in (1, 4)] == [0, 0] and
+      r.value("ops", threads=4, policy="v6.0") == 400, "mmap1: 400 ops, no flush")
+
 # Every workload in every mode it has meaning in.
 tiny = {"stepped": ["--ops", "200", "-t", "2"], "virtual": ["--ms", "1", "--warmup", "0", "--runs", "1", "-t", "2"],
         "threads": ["-t", "1", "-r", "1", "-d", "20", "-s", "10", "-q", "--no-mesi", "--no-acct", "--no-plot"]}
 tiny["processes"] = tiny["threads"]
 for w in ("tlb_flush1", "tlb_flush2", "tlb_flush3", "page_fault1", "page_fault2", "page_fault3",
-          "mprotect"):
+          "mmap1", "mprotect"):
     for mode, a in tiny.items():
         r = Run(bench, [w, "--mode", mode, "-p", "v6.0"] + a)
         ok_ = r.rc == 0 and any(m["params"].get("mode") == mode for m in r.results["metrics"])
