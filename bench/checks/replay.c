@@ -223,11 +223,15 @@ static int replay_cmd(struct bench_env *e)
 	       (double)in->hidden_switches);
 	metric("trace_seconds", "s", NULL, json_pack("{s:s}", "trace", path), in->seconds);
 	for (unsigned int i = 0; i < e->npol; i++) {
-		o.profile = e->pol[i].label;
-		if (replay_run(t, &o, &res[i]))
+		/* The spec was parsed and registered once (bench_policy_parse()):
+		 * the harness takes its name; the results keep the spec. */
+		o.profile = e->pol[i].name;
+		if (replay_run(t, &o, &res[i])) {
 			ret = 1;
-		else
+		} else {
+			snprintf(res[i]->profile, sizeof(res[i]->profile), "%s", e->pol[i].label);
 			record(res[i], o.mode);
+		}
 	}
 	printf("trace: %s: kernel %s, %u CPUs, %.3f s, %.0f events, %.0f operations, %.0f "
 	       "decisions, %.0f switches found only by the task running\n", path, in->release,

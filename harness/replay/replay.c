@@ -321,13 +321,8 @@ static int run_virtual(struct run *r)
 static int make_system(struct run *r, const struct replay_opts *o, const struct machine *m,
 		       const char *profile, struct tlbgen_clock *clk, struct tlbgen_machine *vm)
 {
-	char prof[128], *colon;
 	int ret;
 
-	snprintf(prof, sizeof(prof), "%s", profile);
-	colon = strchr(prof, ':');
-	if (colon)
-		*colon++ = 0;
 	if (o->mode == TLBGEN_MODE_VIRTUAL) {
 		ret = tlbgen_machine_lookup(m->cost, vm);
 		if (ret)
@@ -335,17 +330,14 @@ static int make_system(struct run *r, const struct replay_opts *o, const struct 
 		r->mhz = vm->mhz;
 	}
 	TLBGEN_OPTS(tlbgen_system_opts, so, .nr_cpus = r->t->info.nr_cpus, .mode = o->mode,
-		    .profile = prof, .seed = 1, .flags = TLBGEN_SYS_NO_ORACLE,
+		    .profile = profile, .seed = 1, .flags = TLBGEN_SYS_NO_ORACLE,
 		    .clock = o->mode == TLBGEN_MODE_STEPPED ? clk : NULL,
 		    .machine = o->mode == TLBGEN_MODE_VIRTUAL ? vm : NULL,
 		    .invlpgb = m->invlpgb, .no_pcid = !m->pcid);
 	ret = tlbgen_system__create(&so, &r->sys);
 	if (ret)
 		return ret;
-	ret = tlbgen_system__set_choice(r->sys, "pv_flush_tlb_multi", m->pv);
-	if (!ret && colon && *colon)
-		ret = tlbgen_system__set_choices(r->sys, colon);
-	return ret;
+	return tlbgen_system__set_choice(r->sys, "pv_flush_tlb_multi", m->pv);
 }
 
 static void fill_costs(struct run *r, struct replay_result *res, enum tlbgen_mode mode)

@@ -69,7 +69,10 @@ const struct replay_info *replay_trace_info(const struct replay_trace *t);
 /* What a run replays under. */
 struct replay_opts {
 	size_t sz;			/* sizeof(struct replay_opts) */
-	const char *profile;		/* NULL: the recording kernel's (info.profile) */
+	/* A profile's name, built in or registered (tlbgen_policy_register():
+	 * tlbgen-bench registers each -p spec once); NULL: the recording
+	 * kernel's (info.profile). */
+	const char *profile;
 	/*
 	 * The machine: NULL or "" for the recording one (its PCID, INVLPGB and
 	 * flush_tlb_multi); else comma-separated words that change it: pcid,
