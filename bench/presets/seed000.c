@@ -109,12 +109,10 @@ static int seed000_virtual(struct bench_env *e)
 		.label = user ? NULL : col_label,
 		.ref = user ? NULL : columns == 4 ? ref_t2 : ref_t1,
 		.model_line = user ? NULL
-			      : columns == 4 ? "model: ops/s of the model; seed: the thread's "
-					       "figures (second table, a Haswell box); err: "
-					       "model vs seed"
-					     : "model: ops/s of the model; seed: the thread's "
-					       "figures (first table, 56-core Skylake); err: model "
-					       "vs seed",
+			      : columns == 4 ? "the seed's table: the thread's second (a Haswell "
+					       "box); model - seed: the model's error, %"
+					     : "the seed's table: the thread's first (56-core "
+					       "Skylake); model - seed: the model's error, %",
 		.flushes_note = bench_tlb_flush1_ops.flushes_note,
 		.interval_runs = interval ? interval_runs : 0,
 	};

@@ -192,11 +192,12 @@ static int seed001_run(struct bench_env *e)
 	bench_vtable_header(e, &t, false);
 	for (unsigned int k = 0; k < 3; k++)
 		printf("# %-5s %s\n", pol_short[k], e->pol[k].label);
-	printf("# ops/s per thread; chg: against clear; seed: the robot's -13.2%% (lazy, "
-	       "nr_task=100%%)\n# and Rik van Riel's +3.6%% (trim over lazy, 40 threads); err: "
-	       "model - seed, points\n");
+	printf("# seed: the robot's -13.2%% (lazy against clear, nr_task=100%%) and Rik van "
+	       "Riel's +3.6%%\n# (trim over lazy, 40 threads); model - seed in points\n");
+	printf("%-7s %29s %26s %35s\n", "", "model, ops/s per thread", "lazy vs clear, %",
+	       "trim vs clear, and vs lazy, %");
 	printf("%-7s %9s %9s %9s %8s %8s %8s %8s %8s %7s %20s %7s %5s\n", "threads", "clear",
-	       "lazy", "trim", "lazy chg", "seed", "err", "trim chg", "trim/lzy", "seed",
+	       "lazy", "trim", "model", "seed", "mdl-seed", "model", "vs lazy", "seed",
 	       "stale IPIs/flush", "asleep", "viol");
 	for (unsigned int i = 0; i < e->nthreads && !ret; i++) {
 		struct bench_vrow r;

@@ -128,7 +128,8 @@ static void record_change(const char *machine, unsigned int p, unsigned int lazy
 /* The table, read back from results.json's metrics. */
 static void print_table(const char *machine)
 {
-	printf("program   kernel                  lazy     model      seed     err   change  seed chg"
+	printf("%37s%29s %16s\n", "", "seconds; model - seed, %", "change vs none, %");
+	printf("program   kernel                  lazy     model      seed mdl-seed  model     seed"
 	       "  flush/pg  ipi/pg  viol\n");
 	for (unsigned int p = 0; p < 2; p++) {
 		unsigned int lazy = p ? 3 : single_lazy;

@@ -178,7 +178,7 @@ static int seed004_run(struct bench_env *e)
 		.ref = ref,
 		.model_line = "model: iterations/s of the model (one task; a second CPU in "
 			      "mm_cpumask makes every flush a tlbie); seed: the thread's \"Rate of "
-			      "work\" (first second); err: model vs seed",
+			      "work\" (first second); model - seed: the model's error, %",
 		.flushes_note = bench_tlbie_test_ops.flushes_note,
 		.interval_runs = interval ? interval_runs : 0,
 		.no_ipi_accounts = true,

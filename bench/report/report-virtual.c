@@ -128,24 +128,44 @@ void bench_vtable_record(const struct bench_env *e, const struct bench_vtable *t
 	}
 }
 
+/* `what` right-aligned over a span of `w` columns (and its leading blank). */
+static void span(const char *what, int w)
+{
+	printf(" %*.*s", w - 1, w - 1, what);
+}
+
+/*
+ * Two lines: what each group of columns is, then each column's policy;
+ * the change columns are against the first policy, in points of %, with
+ * their standard error over the seeds (±se).
+ */
 static void print_head(const struct bench_env *e, const struct bench_vtable *t)
 {
-	printf("%-7s", "threads");
+	char vs[200];
+	int w = 0;
+
+	for (unsigned int k = 0; k < e->npol; k++)
+		w += width(e, t, k) + 1;
+	printf("%-7s", "");
+	span("model, ops/s", w);
+	snprintf(vs, sizeof(vs), "change vs %s", col(e, t, 0));
+	span(vs, 15 * (int)(e->npol - 1) + 6);
+	if (t->ref) {
+		span("the seed's table, ops/s", 13 * (int)e->npol + 9);
+		span("model - seed", 8 * (int)e->npol);
+	}
+	printf("\n%-7s", "threads");
 	for (unsigned int k = 0; k < e->npol; k++)
 		printf(" %*s", width(e, t, k), col(e, t, k));
-	for (unsigned int k = 1; k < e->npol; k++) {
-		if (e->npol == 2)
-			printf(" %8s %5s", "change", "se");
-		else
-			printf(" %7s%u %4s%u", "chg", k + 1, "se", k + 1);
-	}
+	for (unsigned int k = 1; k < e->npol; k++)
+		printf(" %8.8s %6s", col(e, t, k), "±se");	/* ± is two bytes */
 	printf(" %5s", "seeds");
 	if (t->ref) {
 		for (unsigned int k = 0; k < e->npol; k++)
-			printf(" %12s", "seed");
-		printf(" %8s", "seed chg");
+			printf(" %12.12s", col(e, t, k));
+		printf(" %8s", "change");
 		for (unsigned int k = 0; k < e->npol; k++)
-			printf(" %7s", "err");
+			printf(" %7.7s", col(e, t, k));
 	}
 	printf(" %6s\n", "viol");
 }

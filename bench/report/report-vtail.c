@@ -73,8 +73,8 @@ void bench_vtable_header(const struct bench_env *e, const struct bench_vtable *t
 	if (t->model_line)
 		printf("# %s\n", t->model_line);
 	else
-		printf("# ops/s of virtual time per policy; change: against the first, se: its "
-		       "standard error over the seeds\n");
+		printf("# ops/s of virtual time per policy; change: against the first, ±se: its "
+		       "standard error over the seeds, in points\n");
 }
 
 /* Where the CPUs' virtual time went, per operation. */
