@@ -137,7 +137,7 @@ static void print_whatif(struct replay_result **res, unsigned int n, bool virt)
 	       "IPIs", "hypercall", "sw_flush", "full", "partial", "remote_fn");
 	if (virt)
 		printf(" %12s", "flush_cpu_us");
-	printf(" %9s %8s\n", "agreement", "seconds");
+	printf(" %9s %8s\n", "agreement", "host s");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct replay_result *r = res[i];
 
