@@ -143,6 +143,31 @@ bool replay__kthread_name(const char *comm);
 /* Grow an array to hold one more element: 0 or -ENOMEM. */
 int replay__grow(void **p, size_t *cap, size_t nr, size_t size);
 
+/* replay-timing.c: remote flushes' durations, recorded and modelled. */
+struct replay_model_timing {
+	struct tlbgen_system *sys;
+	uint64_t *start;		/* [nr_cpus] the open flush's reason 4, cycles */
+	bool *remote;			/* [nr_cpus] another CPU ran one of its callbacks */
+	double *ns;
+	size_t n, cap;
+	double mhz;
+	int err;
+};
+/* Each recorded reason-4 flush whose csds are all seen: 0 or -ENOMEM. */
+int replay__timing_recorded(const struct replay_trace *t, double **ns, size_t *n);
+int replay__timing_init(struct replay_model_timing *mt, struct tlbgen_system *sys,
+			unsigned int nr_cpus, double mhz);
+/* From the decision hook: a reason 4 opens the initiator's flush. */
+void replay__timing_decision(struct replay_model_timing *mt,
+			     const struct tlbgen_flush_decision *d);
+/* The trace hook ipi_receive: `cpu` ran a callback of `from`'s flush. */
+void replay__timing_receive(void *ctx, unsigned int cpu, unsigned int from);
+/* The flush-done callback (ctx: the struct replay_model_timing). */
+void replay__timing_done(void *ctx, unsigned int initiator);
+void replay__timing_free(struct replay_model_timing *mt);
+/* Median and p90 of ns[0..n) (sorted in place). */
+void replay__timing_summary(double *ns, size_t n, struct replay_timing *out);
+
 #define REPLAY_NONE UINT32_MAX
 
 #endif

@@ -145,6 +145,7 @@ struct run {
 	uint64_t flushes;
 	int err;
 	double mhz;
+	struct replay_model_timing timing;	/* virtual mode */
 };
 
 static void on_decision(void *ctx, const struct tlbgen_flush_decision *d)
@@ -161,6 +162,7 @@ static void on_decision(void *ctx, const struct tlbgen_flush_decision *d)
 			    .cpu = (uint16_t)d->cpu, .reason = (uint8_t)d->reason,
 			    .pages = d->pages == TLBGEN_TLB_FLUSH_ALL ? -1 : (long)d->pages };
 	r->nr_pd++;
+	replay__timing_decision(&r->timing, d);
 }
 
 static uint64_t replay_jiffies(void *ctx)
@@ -340,6 +342,22 @@ static int make_system(struct run *r, const struct replay_opts *o, const struct 
 	return tlbgen_system__set_choice(r->sys, "pv_flush_tlb_multi", m->pv);
 }
 
+/* The recorded remote flushes' durations and, in virtual mode, the model's. */
+static int timing(const struct replay_trace *t, struct replay_model_timing *mt,
+		  struct replay_result *res)
+{
+	double *ns;
+	size_t n;
+	int err = replay__timing_recorded(t, &ns, &n);
+
+	if (err)
+		return err;
+	replay__timing_summary(ns, n, &res->recorded_remote);
+	free(ns);
+	replay__timing_summary(mt->ns, mt->n, &res->model_remote);
+	return 0;
+}
+
 static void fill_costs(struct run *r, struct replay_result *res, enum tlbgen_mode mode)
 {
 	uint64_t st[TLBGEN_STAT_NR];
@@ -400,8 +418,15 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	ret = seed(&r);
 	if (!ret)
 		ret = tlbgen_system__set_decision_hook(r.sys, &ops);
+	TLBGEN_OPTS(tlbgen_trace_ops, hooks, .ipi_receive = replay__timing_receive, .ctx = &r.timing);
+	if (!ret && o->mode == TLBGEN_MODE_VIRTUAL)
+		ret = replay__timing_init(&r.timing, r.sys, t->info.nr_cpus, r.mhz) ?:
+		      tlbgen_system__set_flush_done(r.sys, replay__timing_done, &r.timing) ?:
+		      tlbgen_system__set_trace(r.sys, &hooks);
 	if (!ret)
 		ret = o->mode == TLBGEN_MODE_VIRTUAL ? run_virtual(&r) : run_stepped(&r);
+	if (!ret)
+		ret = r.timing.err ?: timing(t, &r.timing, res);
 	if (ret)
 		goto out;
 	snprintf(res->profile, sizeof(res->profile), "%s", profile);
@@ -422,6 +447,7 @@ out:
 	free(r.dead);
 	free(r.cur);
 	free(r.pd);
+	replay__timing_free(&r.timing);
 	if (ret) {
 		if (ret == -ENOENT || ret == -EINVAL)
 			fprintf(stderr, "replay: cannot replay under profile '%s', machine '%s' (%s)\n",

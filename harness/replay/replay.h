@@ -107,6 +107,12 @@ struct replay_class {
 	uint64_t steps;
 };
 
+/* Remote flushes' durations, ns: from reason 4 to the last target's csd exit. */
+struct replay_timing {
+	size_t n;			/* flushes timed */
+	double p50_ns, p90_ns;		/* nearest-rank median and 90th percentile */
+};
+
 struct replay_result {
 	char profile[48];
 	char machine[96];
@@ -124,6 +130,9 @@ struct replay_result {
 	uint64_t warns;			/* kernel WARN conditions the model hit */
 	double flush_cpu_us;		/* virtual: CPU time in flushing, microseconds */
 	double seconds;			/* host time of the run */
+	/* The recording's remote flushes (with its csd events), and the
+	 * model's (virtual mode; n 0 in stepped mode). */
+	struct replay_timing recorded_remote, model_remote;
 	struct replay_mismatch *mismatches;
 	size_t nr_mismatches;
 	uint64_t mismatch_steps;	/* steps that differ (all of them, kept or not) */

@@ -202,6 +202,71 @@ static void test_what_if(void **state)
 	replay_trace_free(t);
 }
 
+/*
+ * A recorded remote flush lasts from its reason 4 to the exit of the last
+ * csd it queued, each matched by target and csd: built by hand, flush A
+ * (cpu 0 at 100 ns, csds to cpus 1 and 2, exits at 600 and 900 amid
+ * another csd's exit on cpu 1) lasts 800 ns; flush B (cpu 3 at 1000, its
+ * target's exit never seen) and flush C (no csd queued: a KVM guest's
+ * preempted targets are flagged) are not timed.
+ */
+static void test_timing_match(void **state)
+{
+	struct rev ev[] = {
+		{ .ts = 100, .cpu = 0, .kind = EV_TLB, .a = TLBGEN_TLB_REMOTE_SEND_IPI },
+		{ .ts = 110, .cpu = 0, .kind = EV_CSD_QUEUE, .a = 1, .c = 0xa1 },
+		{ .ts = 120, .cpu = 0, .kind = EV_CSD_QUEUE, .a = 2, .c = 0xa2 },
+		{ .ts = 130, .cpu = 0, .kind = EV_CSD_ENTRY, .c = 0 },
+		{ .ts = 400, .cpu = 1, .kind = EV_CSD_EXIT, .c = 0xb1 },
+		{ .ts = 600, .cpu = 1, .kind = EV_CSD_EXIT, .c = 0xa1 },
+		{ .ts = 900, .cpu = 2, .kind = EV_CSD_EXIT, .c = 0xa2 },
+		{ .ts = 1000, .cpu = 3, .kind = EV_TLB, .a = TLBGEN_TLB_REMOTE_SEND_IPI },
+		{ .ts = 1010, .cpu = 3, .kind = EV_CSD_QUEUE, .a = 1, .c = 0xc1 },
+		{ .ts = 1100, .cpu = 1, .kind = EV_CSD_EXIT, .c = 0xa1 + 7 },
+		{ .ts = 2000, .cpu = 2, .kind = EV_TLB, .a = TLBGEN_TLB_REMOTE_SEND_IPI },
+		{ .ts = 2100, .cpu = 2, .kind = EV_TLB, .a = TLBGEN_TLB_LOCAL_MM_SHOOTDOWN },
+	};
+	struct replay_trace t = { .ev = ev, .nr_ev = sizeof(ev) / sizeof(ev[0]) };
+	double v[] = { 5, 1, 4, 2, 3, 10, 9, 8, 7, 6 };
+	struct replay_timing s;
+	double *ns = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(replay__timing_recorded(&t, &ns, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(ns[0] == 800.0);
+	free(ns);
+	replay__timing_summary(v, 10, &s);
+	assert_int_equal(s.n, 10);
+	assert_true(s.p50_ns == 5.0 && s.p90_ns == 9.0);
+}
+
+/*
+ * The KVM guest's two-thread recording has csd events: its remote flushes
+ * are timed (each one a reason 4 of the recording), and in virtual time the
+ * model times as many within 1%, each its own flush that another CPU ran a
+ * callback of; stepped mode times none of the model's.
+ */
+static void test_timing_kvm(void **state)
+{
+	struct replay_trace *t = open_fixture("tlbflush-2t-pcid");
+	struct replay_result *v = run(t, NULL, "skylake-56", TLBGEN_MODE_VIRTUAL);
+	struct replay_result *s = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
+	const struct replay_timing *rec = &v->recorded_remote, *mod = &v->model_remote;
+
+	(void)state;
+	assert_true(rec->n > 1000 && rec->n <= v->total[TLBGEN_TLB_REMOTE_SEND_IPI].recorded);
+	assert_true(rec->p50_ns > 0 && rec->p50_ns <= rec->p90_ns);
+	assert_true(mod->n * 100 >= rec->n * 99 && mod->n * 100 <= rec->n * 101);
+	assert_true(mod->p50_ns > 0 && mod->p50_ns <= mod->p90_ns);
+	assert_int_equal(s->model_remote.n, 0);
+	assert_int_equal(s->recorded_remote.n, rec->n);
+	replay_result_free(v);
+	replay_result_free(s);
+	replay_trace_free(t);
+}
+
 /* Bad machine words and profiles are refused; nothing is replayed. */
 static void test_bad_opts(void **state)
 {
@@ -362,6 +427,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_2t),
 		cmocka_unit_test(test_kvm_pcid),
 		cmocka_unit_test(test_what_if),
+		cmocka_unit_test(test_timing_match),
+		cmocka_unit_test(test_timing_kvm),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_machine_txt),
