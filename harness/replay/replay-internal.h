@@ -143,6 +143,10 @@ bool replay__kthread_name(const char *comm);
 /* Grow an array to hold one more element: 0 or -ENOMEM. */
 int replay__grow(void **p, size_t *cap, size_t nr, size_t size);
 
+/* replay-infer.c: without machine.txt, PCID and the remote flush path from
+ * the trace's own tlb_flush events (a warning line says what was found). */
+void replay__infer_machine(struct replay_trace *t);
+
 /* replay-timing.c: remote flushes' durations, recorded and modelled. */
 struct replay_model_timing {
 	struct tlbgen_system *sys;

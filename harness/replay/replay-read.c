@@ -153,8 +153,8 @@ int replay__read(struct replay_trace *t, const char *path, char *err, size_t err
 	}
 	warn(in, "no snapshot beside the trace (tasks.txt, machine.txt): thread groups "
 		 "are inferred from fork flags and kernel threads from their names, each "
-		 "CPU's starting state from its first events, and the machine is taken to "
-		 "have PCID and native flush IPIs");
+		 "CPU's starting state from its first events, and the machine from its "
+		 "tlb_flush events (PCID and native flush IPIs where they do not tell)");
 	return 0;
 }
 

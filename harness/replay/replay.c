@@ -53,6 +53,8 @@ int replay_trace_open(const char *path, struct replay_trace **out, char *err, si
 	ret = replay__read(t, path, err, errlen);
 	if (!ret)
 		ret = replay__build(t, err, errlen);
+	if (!ret)
+		replay__infer_machine(t);
 	if (ret) {
 		replay_trace_free(t);
 		return ret;
