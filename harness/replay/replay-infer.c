@@ -16,6 +16,7 @@
  *    reason 0 with 0 pages, no flush.
  * Too few events to tell leave the defaults (PCID, native IPIs).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +177,226 @@ void replay__infer_machine(struct replay_trace *t)
 		snprintf(t->info.warnings + n, sizeof(t->info.warnings) - n,
 			 "inferred from the trace's tlb_flush events: %s%s%s\n", pcid,
 			 pv[0] && pcid[0] ? "; " : "", pv);
+}
+
+/* ---- thread groups ------------------------------------------------------------------ */
+
+/*
+ * A bare trace names no thread group of the tasks alive when it began. A
+ * reason 1 (TLB_REMOTE_SHOOTDOWN) is traced by flush_tlb_func() only when
+ * the CPU's loaded mm is the flush's (another mm traces reason 5), so the
+ * user task it interrupted, or the one whose mm an idle CPU holds lazily,
+ * shares the mm of the task that traced the reason 4 just before on
+ * another CPU: the two are one thread group.
+ */
+#define GROUP_WINDOW_NS	1000000ULL	/* the reason 4 at most 1 ms before */
+
+struct uf {
+	int32_t *pid, *parent;
+	size_t n, cap;
+	uint32_t *hash;		/* pid -> index + 1, open addressing */
+	size_t hsize;		/* a power of two, over 2 n */
+	int err;
+};
+
+static uint32_t *uf_slot(struct uf *u, int32_t pid)
+{
+	size_t h = ((uint32_t)pid * 2654435761u) & (u->hsize - 1);
+
+	while (u->hash[h] && u->pid[u->hash[h] - 1] != pid)
+		h = (h + 1) & (u->hsize - 1);
+	return &u->hash[h];
+}
+
+static int uf_rehash(struct uf *u)
+{
+	size_t n = u->hsize ? u->hsize * 2 : 1024;
+	uint32_t *h = calloc(n, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	free(u->hash);
+	u->hash = h;
+	u->hsize = n;
+	for (size_t i = 0; i < u->n; i++)
+		*uf_slot(u, u->pid[i]) = (uint32_t)i + 1;
+	return 0;
+}
+
+static int uf_root(const struct uf *u, size_t i)
+{
+	while (u->parent[i] != (int32_t)i)
+		i = (size_t)u->parent[i];
+	return (int)i;
+}
+
+static int uf_find(struct uf *u, int32_t pid, bool add)
+{
+	uint32_t *s;
+	size_t cap = u->cap;
+
+	if (u->hsize && *(s = uf_slot(u, pid)))
+		return uf_root(u, *s - 1);
+	if (!add)
+		return -1;
+	if (((u->n + 1) * 2 > u->hsize && uf_rehash(u)) ||
+	    replay__grow((void **)&u->pid, &u->cap, u->n, sizeof(*u->pid))) {
+		u->err = -ENOMEM;
+		return -1;
+	}
+	if (u->cap != cap || !u->parent) {
+		int32_t *p = realloc(u->parent, u->cap * sizeof(*p));
+
+		if (!p) {
+			u->err = -ENOMEM;
+			return -1;
+		}
+		u->parent = p;
+	}
+	u->pid[u->n] = pid;
+	u->parent[u->n] = (int32_t)u->n;
+	*uf_slot(u, pid) = (uint32_t)u->n + 1;
+	return (int)u->n++;
+}
+
+static void uf_union(struct uf *u, int32_t a, int32_t b)
+{
+	int x = uf_find(u, a, true), y = uf_find(u, b, true);
+
+	if (x >= 0 && y >= 0 && x != y)
+		u->parent[x > y ? x : y] = x < y ? x : y;	/* the first seen roots it */
+}
+
+/* The user task whose mm CPU c has loaded at event e, or 0. */
+static int32_t mm_task(const struct rev *e, const int32_t *cur, const int32_t *last_user)
+{
+	return cur[e->cpu] > 0 ? cur[e->cpu] : last_user[e->cpu];
+}
+
+#define CLONE_THREAD_FLAG	0x00010000	/* include/uapi/linux/sched.h */
+
+static void collect_groups(const struct replay_trace *t, struct uf *u)
+{
+	unsigned int nr = t->info.nr_cpus;
+	int32_t *cur = calloc(nr, sizeof(*cur)), *last_user = calloc(nr, sizeof(*last_user));
+	struct { uint64_t ts; int32_t pid; } *last4 = calloc(nr, sizeof(*last4));
+
+	for (size_t i = 0; cur && last_user && last4 && i < t->nr_ev; i++) {
+		const struct rev *e = &t->ev[i];
+		int32_t me, init = 0;
+		uint64_t best = 0;
+
+		if (e->cpu >= nr)
+			continue;
+		if (e->kind == EV_NEWTASK && (e->c & CLONE_THREAD_FLAG) && e->pid > 0) {
+			uf_union(u, e->pid, e->a);	/* a thread: its parent's group */
+			continue;
+		}
+		if (e->kind == EV_SWITCH) {
+			cur[e->cpu] = e->b > 0 && !(e->d & 1) ? e->b : 0;
+			if (cur[e->cpu])
+				last_user[e->cpu] = cur[e->cpu];
+			continue;
+		}
+		if (e->kind != EV_TLB)
+			continue;
+		if (e->a == TLBGEN_TLB_REMOTE_SEND_IPI) {
+			last4[e->cpu].ts = e->ts + 1;
+			last4[e->cpu].pid = e->pid;
+			continue;
+		}
+		if (e->a != TLBGEN_TLB_REMOTE_SHOOTDOWN)
+			continue;
+		me = mm_task(e, cur, last_user);
+		for (unsigned int c = 0; c < nr; c++)
+			if (c != e->cpu && last4[c].ts > best && last4[c].ts <= e->ts + 1 &&
+			    e->ts + 1 - last4[c].ts <= GROUP_WINDOW_NS) {
+				best = last4[c].ts;
+				init = last4[c].pid;
+			}
+		if (me > 0 && init > 0 && me != init)
+			uf_union(u, me, init);
+	}
+	free(cur);
+	free(last_user);
+	free(last4);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The pids the trace created (task_newtask), sorted; NULL on -ENOMEM. */
+static int32_t *born_pids(const struct replay_trace *t, size_t *n)
+{
+	int32_t *v = malloc((t->nr_ev + 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < t->nr_ev; i++)
+		if (t->ev[i].kind == EV_NEWTASK)
+			v[(*n)++] = t->ev[i].a;
+	if (v)
+		qsort(v, *n, sizeof(*v), cmp_pid);
+	return v;
+}
+
+/* One snapshot line: tid in tgid's group, its kind left to its name. */
+static int add_snap(struct replay_trace *t, size_t *cap, size_t *ccap, int32_t tid, int32_t tgid)
+{
+	if (replay__grow((void **)&t->snap, cap, t->nr_snap, sizeof(*t->snap)) ||
+	    replay__grow((void **)&t->comm, ccap, t->nr_snap, sizeof(*t->comm)))
+		return -ENOMEM;
+	t->snap[t->nr_snap] = (struct rtask_snap){ tid, tgid, 0 };
+	t->comm[t->nr_snap][0] = 0;
+	t->nr_snap++;
+	return 0;
+}
+
+int replay__infer_groups(struct replay_trace *t)
+{
+	struct uf u = { 0 };
+	size_t cap = 0, ccap = 0, joined = 0, nb = 0;
+	int32_t *born = NULL, *leader = NULL;
+	int err;
+
+	if (t->info.snapshot || t->nr_snap)
+		return 0;
+	collect_groups(t, &u);
+	err = u.err;
+	born = err ? NULL : born_pids(t, &nb);
+	leader = born ? calloc(u.n + 1, sizeof(*leader)) : NULL;
+	if (!err && !leader)
+		err = -ENOMEM;
+	/* Each group's leader: the smallest pid the trace did not create. */
+	for (size_t i = 0; !err && i < u.n; i++) {
+		int r = uf_root(&u, i);
+
+		if (!bsearch(&u.pid[i], born, nb, sizeof(*born), cmp_pid) &&
+		    (!leader[r] || u.pid[i] < leader[r]))
+			leader[r] = u.pid[i];
+	}
+	for (size_t i = 0; !err && i < u.n; i++) {
+		int32_t l = leader[uf_root(&u, i)];
+
+		if (!l || l == u.pid[i] || bsearch(&u.pid[i], born, nb, sizeof(*born), cmp_pid))
+			continue;
+		err = add_snap(t, &cap, &ccap, u.pid[i], l);
+		joined++;
+	}
+	free(born);
+	free(leader);
+	free(u.pid);
+	free(u.parent);
+	free(u.hash);
+	if (!err && joined) {
+		size_t n = strlen(t->info.warnings);
+
+		snprintf(t->info.warnings + n, sizeof(t->info.warnings) - n,
+			 "inferred from remote shootdowns: %zu tasks alive at the start joined to "
+			 "another's thread group\n", joined);
+	}
+	return err;
 }

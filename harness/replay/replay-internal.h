@@ -146,6 +146,9 @@ int replay__grow(void **p, size_t *cap, size_t nr, size_t size);
 /* replay-infer.c: without machine.txt, PCID and the remote flush path from
  * the trace's own tlb_flush events (a warning line says what was found). */
 void replay__infer_machine(struct replay_trace *t);
+/* Before the rebuild of a bare trace: tasks alive at its start that a
+ * remote shootdown shows sharing an mm, as snapshot lines. 0 or -ENOMEM. */
+int replay__infer_groups(struct replay_trace *t);
 
 /* replay-timing.c: remote flushes' durations, recorded and modelled. */
 struct replay_model_timing {

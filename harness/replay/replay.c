@@ -52,6 +52,8 @@ int replay_trace_open(const char *path, struct replay_trace **out, char *err, si
 		return -ENOMEM;
 	ret = replay__read(t, path, err, errlen);
 	if (!ret)
+		ret = replay__infer_groups(t);
+	if (!ret)
 		ret = replay__build(t, err, errlen);
 	if (!ret)
 		replay__infer_machine(t);
