@@ -152,6 +152,23 @@ struct bench_ops {
 	const char *flushes_note;	/* what its flushes per op are, for the tables */
 };
 
+/* The address of page `page` of the task's own region. */
+static inline unsigned long bench_page_addr(const struct bench_task *t, unsigned long page)
+{
+	return (t->base + page) << TLBGEN_PAGE_SHIFT;
+}
+
+/* Pages [0, n) of the task's region as a fresh mmap() leaves them: PTEs
+ * none (a new mm's are present, read-only). 0 or tlbgen_pte_set()'s error. */
+static inline int bench_region_none(struct bench_task *t, unsigned long n)
+{
+	int err = 0;
+
+	for (unsigned long p = 0; !err && p < n; p++)
+		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, bench_page_addr(t, p), TLBGEN_PTEF_NONE);
+	return err;
+}
+
 /*
  * will-it-scale's file tests (wl-wis.c), for workloads that walk the same
  * 128 MiB file through a 16-page window: the start that spreads the

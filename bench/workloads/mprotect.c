@@ -23,27 +23,20 @@
 
 static unsigned int nr_pages = 16;
 
-static unsigned long page_addr(const struct bench_task *t, unsigned long page)
-{
-	return (t->base + page) << TLBGEN_PAGE_SHIFT;
-}
-
 /* The task's mmap(): fresh PTEs, each page written once. */
 static int mprotect_start(struct bench_task *t)
 {
-	int err = 0;
+	int err = bench_region_none(t, nr_pages);
 
 	for (unsigned long p = 0; !err && p < nr_pages; p++)
-		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, page_addr(t, p), TLBGEN_PTEF_NONE);
-	for (unsigned long p = 0; !err && p < nr_pages; p++)
-		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, page_addr(t, p), TLBGEN_MAP_ANON,
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, bench_page_addr(t, p), TLBGEN_MAP_ANON,
 				       TLBGEN_WL_FAULT_WRITE);
 	return err;
 }
 
 static int mprotect_op(struct bench_task *t)
 {
-	unsigned long start = page_addr(t, 0), len = (unsigned long)nr_pages << TLBGEN_PAGE_SHIFT;
+	unsigned long start = bench_page_addr(t, 0), len = (unsigned long)nr_pages << TLBGEN_PAGE_SHIFT;
 	int err = tlbgen_wl__mprotect(t->wl, t->cpu, t->mm, start, len, TLBGEN_PROT_READ,
 				      TLBGEN_MAP_ANON);
 
@@ -53,7 +46,7 @@ static int mprotect_op(struct bench_task *t)
 	/* The writes: a TLB access where the PTE allows it (the oracle's
 	 * check of the flushes), a write fault where it is still read-only. */
 	for (unsigned long p = 0; !err && p < nr_pages; p++) {
-		unsigned long addr = page_addr(t, p);
+		unsigned long addr = bench_page_addr(t, p);
 		int pte = tlbgen_pte__flags(t->mm, addr);
 
 		if (pte < 0) {

@@ -57,15 +57,10 @@ struct spec {
 /* One spec per run: the ops below read it. */
 static struct spec spec;
 
-static unsigned long page_addr(const struct bench_task *t, unsigned long page)
-{
-	return (t->base + page) << TLBGEN_PAGE_SHIFT;
-}
-
 /* A user access: a TLB access where the PTE allows it, else a fault. */
 static int spec_touch(struct bench_task *t, bool write)
 {
-	unsigned long addr = page_addr(t, t->page);
+	unsigned long addr = bench_page_addr(t, t->page);
 	int pte = tlbgen_pte__flags(t->mm, addr);
 	int err;
 
@@ -109,11 +104,11 @@ static int spec_step(struct bench_task *t, const struct spec_step *s)
 			return spec_past_end(t, s);
 		if (s->op == S_MADVISE)
 			return tlbgen_wl__madvise_dontneed(t->wl, t->cpu, t->mm,
-							   page_addr(t, t->page), len);
-		return tlbgen_wl__mprotect(t->wl, t->cpu, t->mm, page_addr(t, t->page), len,
+							   bench_page_addr(t, t->page), len);
+		return tlbgen_wl__mprotect(t->wl, t->cpu, t->mm, bench_page_addr(t, t->page), len,
 					   s->prot, spec.map);
 	case S_MUNMAP:
-		return tlbgen_wl__munmap(t->wl, t->cpu, t->mm, page_addr(t, 0),
+		return tlbgen_wl__munmap(t->wl, t->cpu, t->mm, bench_page_addr(t, 0),
 					 spec.region << TLBGEN_PAGE_SHIFT,
 					 s->free_tables == FREE_YES ||
 					 (s->free_tables == FREE_PROCESSES && t->processes));
@@ -144,12 +139,8 @@ static int spec_run_steps(struct bench_task *t, const struct spec_step *s, unsig
 /* The task's region as a fresh mmap() leaves it, and its cursor. */
 static int spec_start(struct bench_task *t)
 {
-	int err = 0;
-
 	t->page = spec.spread ? (unsigned long)t->cpu * spec.region / t->tasks : 0;
-	for (unsigned long p = 0; !err && p < spec.region; p++)
-		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, page_addr(t, p), TLBGEN_PTEF_NONE);
-	return err;
+	return bench_region_none(t, spec.region);
 }
 
 static int spec_op(struct bench_task *t)

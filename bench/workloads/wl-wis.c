@@ -33,19 +33,10 @@
 #define FILE_PAGES		32768	/* 128 MiB */
 #define ANON_PAGES		256	/* tests/tlb_flush2.c: MEMORYSIZE 1 MiB */
 
-static unsigned long page_addr(const struct bench_task *t, unsigned long page)
-{
-	return (t->base + page) << TLBGEN_PAGE_SHIFT;
-}
-
 /* The next block of the file, at the task's window: its PTEs are none. */
 static int next_block(struct bench_task *t)
 {
-	int err = 0;
-
-	for (unsigned long p = 0; !err && p < FAULT_AROUND_PAGES; p++)
-		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, page_addr(t, p), TLBGEN_PTEF_NONE);
-	return err;
+	return bench_region_none(t, FAULT_AROUND_PAGES);
 }
 
 /*
@@ -61,7 +52,7 @@ int bench_wis_remap_file(struct bench_task *t, bool dirty)
 	int err;
 
 	t->page = 0;
-	err = tlbgen_wl__munmap_opts(t->wl, t->cpu, t->mm, page_addr(t, 0),
+	err = tlbgen_wl__munmap_opts(t->wl, t->cpu, t->mm, bench_page_addr(t, 0),
 				     (unsigned long)FILE_PAGES << TLBGEN_PAGE_SHIFT, &o);
 	if (err)
 		return err;
@@ -94,7 +85,7 @@ int bench_wis_file_start(struct bench_task *t)
 /* One op of tlb_flush1 or tlb_flush3 on a file mapping of kind `map`. */
 static int file_flush_op(struct bench_task *t, unsigned int map)
 {
-	unsigned long j = t->page % FAULT_AROUND_PAGES, addr = page_addr(t, j);
+	unsigned long j = t->page % FAULT_AROUND_PAGES, addr = bench_page_addr(t, j);
 	int err = j ? 0 : next_block(t);
 
 	/* *(addr) = 1 */
@@ -148,17 +139,13 @@ const struct bench_ops bench_tlb_flush3_ops = {
  */
 static int tlb_flush2_start(struct bench_task *t)
 {
-	int err = 0;
-
 	t->page = (unsigned long)t->cpu * ANON_PAGES / t->tasks;
-	for (unsigned long p = 0; !err && p < ANON_PAGES; p++)
-		err = tlbgen_pte_set(t->sys, t->cpu, t->mm, page_addr(t, p), TLBGEN_PTEF_NONE);
-	return err;
+	return bench_region_none(t, ANON_PAGES);
 }
 
 static int tlb_flush2_op(struct bench_task *t)
 {
-	unsigned long addr = page_addr(t, t->page);
+	unsigned long addr = bench_page_addr(t, t->page);
 	int err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
 
 	if (!err)
@@ -176,7 +163,7 @@ static int tlb_flush2_op(struct bench_task *t)
 	 * free_pgtables() keeps the shared PTE page (freed_tables false).
 	 */
 	t->page = 0;
-	err = tlbgen_wl__munmap(t->wl, t->cpu, t->mm, page_addr(t, 0),
+	err = tlbgen_wl__munmap(t->wl, t->cpu, t->mm, bench_page_addr(t, 0),
 				(unsigned long)ANON_PAGES << TLBGEN_PAGE_SHIFT, t->processes);
 	if (!err)
 		err = tlbgen_wl__mmap(t->wl, t->cpu, t->mm);
@@ -206,7 +193,7 @@ static int write_fault_op(struct bench_task *t, unsigned int map)
 	int err = j ? 0 : next_block(t);
 
 	if (!err)
-		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, page_addr(t, j), map,
+		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, bench_page_addr(t, j), map,
 				       TLBGEN_WL_FAULT_WRITE);
 	return err ? err : end_of_file(t, map == (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED));
 }
@@ -262,7 +249,7 @@ static int mmap1_op(struct bench_task *t)
 
 	if (err)
 		return err > 0 ? 0 : err;
-	return tlbgen_wl__munmap(t->wl, t->cpu, t->mm, page_addr(t, 0),
+	return tlbgen_wl__munmap(t->wl, t->cpu, t->mm, bench_page_addr(t, 0),
 				 (unsigned long)FAULT_AROUND_PAGES << TLBGEN_PAGE_SHIFT, false);
 }
 
