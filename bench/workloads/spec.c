@@ -34,7 +34,8 @@
 #define SPEC_MAX_STEPS	32
 #define SPEC_MAX_REGION	65536
 
-enum spec_op { S_WRITE, S_READ, S_MADVISE, S_MPROTECT, S_MUNMAP, S_MMAP, S_USER_WORK, S_NEXT };
+enum spec_op { S_WRITE, S_READ, S_MADVISE, S_MPROTECT, S_MUNMAP, S_MMAP, S_USER_WORK, S_NEXT,
+	       S_LAZY };
 enum spec_free { FREE_NO, FREE_YES, FREE_PROCESSES };
 
 struct spec_step {
@@ -118,6 +119,10 @@ static int spec_step(struct bench_task *t, const struct spec_step *s)
 		return err > 0 ? 0 : err;
 	case S_USER_WORK:
 		return tlbgen_wl__user_work(t->wl, t->cpu, s->n);
+	case S_LAZY:
+		/* A kernel thread runs: enter_lazy_tlb(), then the task again. */
+		err = tlbgen_wl__context_switch(t->wl, t->cpu, NULL);
+		return err ? err : tlbgen_wl__context_switch(t->wl, t->cpu, t->mm);
 	case S_NEXT:
 		if (++t->page < spec.region)
 			return 0;
@@ -194,15 +199,15 @@ static int spec_ulong(const struct spec_line *l, unsigned int i, unsigned long d
 static int spec_parse_step(const struct spec_line *l, struct spec_step *s)
 {
 	static const char *const ops[] = { "write", "read", "madvise", "mprotect", "munmap",
-					   "mmap", "user_work", "next" };
+					   "mmap", "user_work", "next", "lazy" };
 	const char *op = l->ntok > 1 ? l->tok[1] : "";
-	unsigned int i, max_args[] = { 0, 0, 1, 2, 1, 0, 1, 0 };
+	unsigned int i, max_args[] = { 0, 0, 1, 2, 1, 0, 1, 0, 0 };
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]) && strcmp(op, ops[i]); i++)
 		;
 	if (i == sizeof(ops) / sizeof(ops[0]))
 		return spec_bad(l, "unknown step (write, read, madvise [N], mprotect ro|rw [N], "
-				"munmap yes|no|processes, mmap, user_work [N], next)");
+				"munmap yes|no|processes, mmap, user_work [N], next, lazy)");
 	if (l->ntok - 2 > max_args[i])
 		return spec_bad(l, "too many arguments");
 	*s = (struct spec_step){ .op = (enum spec_op)i, .n = 1,
@@ -362,7 +367,8 @@ const struct bench bench_spec = {
 	.name = "run",
 	.summary = "a microbenchmark of your own from a spec file (docs/workloads.md)",
 	.help = "tlbgen-bench run FILE [options]: the steps of one op over each task's region\n"
-		"(faults, madvise, mprotect, munmap, mmap, user work, the cursor's next page),\n"
+		"(faults, madvise, mprotect, munmap, mmap, user work, a kernel thread's lazy\n"
+		"turn, the cursor's next page),\n"
 		"read from FILE and run like a built-in workload in every mode. The format is\n"
 		"in docs/workloads.md; examples/tlb_flush2.spec spells will-it-scale's\n"
 		"tlb_flush2 and gives its counts.\n",

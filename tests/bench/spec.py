@@ -48,6 +48,19 @@ def spec(name, text):
     return p
 
 
+# `lazy`: a kernel thread's turn on the task's CPU, one enter_lazy_tlb() and
+# one switch_mm() back per op (plus each task's first switch_mm()); on two
+# CPUs some returns find the mm flushed meanwhile and flush.
+r = Run(bench, ["run", spec("lazy.spec", "region 1\nstep write\nstep madvise 1\nstep lazy\n"),
+                "--mode", "stepped", "-t", "1,2", "--ops", "100", "-p", "v6.14"])
+if r.rc:
+    r.show()
+got = {(k, t): r.value(k, threads=t, policy="v6.14") for k in ("lazy_enter", "switch_mm", "switch_mm_flush")
+       for t in (1, 2)}
+check(got[("lazy_enter", 1)] == 100 and got[("switch_mm", 1)] == 101 and got[("lazy_enter", 2)] == 100 and
+      got[("switch_mm", 2)] == 102 and got[("switch_mm_flush", 2)] > got[("switch_mm_flush", 1)],
+      "lazy: an enter_lazy_tlb() and a switch_mm() per op: %s" % got)
+
 bad = (("kw.spec", "region 4\nfrob 1\n", "kw.spec:2: unknown keyword"),
        ("step.spec", "region 4\nstep frob\n", "step.spec:2: unknown step"),
        ("region.spec", "region 0\nstep write\n", "region.spec:1: '0': need a number in 1..65536"),
