@@ -12,7 +12,9 @@
  *     over every policy, task count and seed; or
  *   - a run() of its own (the seeds' presets add their reference tables;
  *     tools such as compare or explore do something else entirely).
- * Register a command in bench/commands.c (one line).
+ * A command registers itself where it is defined: BENCH_COMMAND(bench_x)
+ * after its struct bench puts a pointer to it in the tlbgen_bench section,
+ * which bench/commands.c reads (the kernel's initcalls work the same way).
  *
  * This header has the types alone: each .c declares its functions in a
  * header of its own (common.h, env.h, opt.h, pool.h, commands.h, ...), so
@@ -197,6 +199,11 @@ struct bench {
 	bool tool;			/* keeps no results directory (compare, sweep...) */
 	bool args;			/* takes positional arguments */
 };
+
+/* Register `var` (a struct bench) as a command: see the top of this file. */
+#define BENCH_COMMAND(var)							\
+	static const struct bench *const bench_reg_##var			\
+	__attribute__((used, section("tlbgen_bench"), aligned(sizeof(void *)))) = &(var)
 
 /* The model's CPUs: every thread of every core (tlbgen/machine.h: 0 threads
  * per core means 1). */

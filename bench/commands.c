@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * bench/commands.c - every tlbgen-bench command: the will-it-scale
- * workloads, the seeds' presets over them, and the tools. One line each.
+ * workloads defined here, and every command that registered itself with
+ * BENCH_COMMAND() where it is defined, in the order --help lists them.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -10,14 +13,6 @@
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
 	bench_page_fault1_ops, bench_page_fault2_ops, bench_page_fault3_ops, bench_mmap1_ops;
-/* Workloads with options of their own, each in its own file. */
-extern const struct bench bench_mprotect, bench_spec;
-extern const struct bench bench_seed000, bench_seed001, bench_seed002, bench_seed003, bench_seed004, bench_mesi,
-	bench_lazy, bench_jobs, bench_replay;
-/* Tools on the one parser, each defined in its own file. */
-extern const struct bench bench_transport, bench_scale, bench_soak, bench_versions, bench_sweep,
-	bench_merge, bench_compare, bench_explore, bench_tlbie, bench_pagefault, bench_reclaim,
-	bench_validate, bench_vtime;
 
 #define WIS(n, what)								\
 	static const struct bench bench_##n = {					\
@@ -31,7 +26,8 @@ extern const struct bench bench_transport, bench_scale, bench_soak, bench_versio
 			"MESI account), threads and processes (real pthreads, timed rounds\n" \
 			"interleaved, the kernel's work burnt from --machine), virtual (a\n" \
 			"machine model, each row a mean over seeds).\n",		\
-	}
+	};									\
+	BENCH_COMMAND(bench_##n)
 
 WIS(tlb_flush1, "will-it-scale tlb_flush1: write, MADV_DONTNEED 1-page flush, read back "
 		"(a private file: COW flushes)");
@@ -42,17 +38,56 @@ WIS(page_fault2, "will-it-scale page_fault2: a write fault per page of a private
 WIS(page_fault3, "will-it-scale page_fault3: a write fault per page of a shared file mapping");
 WIS(mmap1, "will-it-scale mmap1: mmap() and munmap() of 128 MiB anonymous, untouched");
 
-const struct bench *const bench_commands[] = {
-	&bench_seed000, &bench_seed001, &bench_seed002, &bench_seed003, &bench_seed004, &bench_validate, &bench_tlb_flush1, &bench_tlb_flush2, &bench_tlb_flush3,
-	&bench_page_fault1, &bench_page_fault2, &bench_page_fault3, &bench_mmap1, &bench_mprotect, &bench_spec, &bench_mesi, &bench_lazy, &bench_reclaim, &bench_pagefault,
-	&bench_tlbie, &bench_transport, &bench_vtime, &bench_scale, &bench_explore, &bench_soak,
-	&bench_versions, &bench_replay, &bench_jobs, &bench_compare, &bench_sweep, &bench_merge,
-	NULL,
+/* The order --help lists them in; a command not named here comes after
+ * these, by name. */
+static const char *const order[] = {
+	"seed000", "seed001", "seed002", "seed003", "seed004", "validate", "tlb_flush1",
+	"tlb_flush2", "tlb_flush3", "page_fault1", "page_fault2", "page_fault3", "mmap1",
+	"mprotect", "run", "mesi", "lazy", "reclaim", "pagefault", "tlbie", "transport", "vtime",
+	"scale", "explore", "soak", "versions", "replay", "jobs", "compare", "sweep", "merge",
 };
+
+/* The linker's bounds of the section BENCH_COMMAND() fills. */
+extern const struct bench *const __start_tlbgen_bench[], *const __stop_tlbgen_bench[];
+
+static size_t rank(const struct bench *b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (!strcmp(order[i], b->name))
+			break;
+	return i;
+}
+
+static int cmp_commands(const void *a, const void *b)
+{
+	const struct bench *x = *(const struct bench *const *)a, *y = *(const struct bench *const *)b;
+	size_t rx = rank(x), ry = rank(y);
+
+	return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+const struct bench *const *bench_command_list(void)
+{
+	static const struct bench **list;
+	size_t n = (size_t)(__stop_tlbgen_bench - __start_tlbgen_bench);
+
+	if (!list) {
+		list = calloc(n + 1, sizeof(*list));
+		if (!list) {
+			fprintf(stderr, "tlbgen-bench: out of memory listing %zu commands\n", n);
+			exit(1);
+		}
+		memcpy(list, __start_tlbgen_bench, n * sizeof(*list));
+		qsort(list, n, sizeof(*list), cmp_commands);
+	}
+	return list;
+}
 
 const struct bench *bench_find(const char *name)
 {
-	for (const struct bench *const *c = bench_commands; *c; c++)
+	for (const struct bench *const *c = bench_command_list(); *c; c++)
 		if (!strcmp((*c)->name, name))
 			return *c;
 	return NULL;

@@ -5,8 +5,10 @@
 
 #include "bench.h"
 
-/* Every command, NULL-terminated. */
-extern const struct bench *const bench_commands[];
+/* Every registered command, NULL-terminated, in --help's order (built on
+ * the first call, exit 1 when out of memory; not thread-safe before it
+ * returns once). */
+const struct bench *const *bench_command_list(void);
 /* The command `name`, or NULL. */
 const struct bench *bench_find(const char *name);
 

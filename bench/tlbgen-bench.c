@@ -26,7 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: tlbgen-bench [--plugin PATH]... [--out DIR | --no-out] [COMMAND [options]]\n"
 		"       tlbgen-bench --version | --help\n\ncommands:\n");
-	for (const struct bench *const *c = bench_commands; *c; c++)
+	for (const struct bench *const *c = bench_command_list(); *c; c++)
 		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
 	fprintf(f,
 "\nglobal options, before or after the command:\n"
@@ -136,7 +136,7 @@ static int run_command(const struct bench *cmd, int argc, char **argv, int full_
 	if (!cmd->tool && bench_results_begin(cmd->name, full_argc, full_argv, g->out, g->no_out))
 		return 2;
 	e->cmd = cmd;
-	e->commands = bench_commands;
+	e->commands = bench_command_list();
 	ret = bench_opt_parse(cmd, argc, argv, &e->nargs, &e->given);
 	e->args = argv + 1;
 	if (!ret && e->json && !strcmp(e->json, "-") && !(json_out = json_to_stdout()))
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 			ret = run_command(cmd, argc - 1, argv + 1, full_argc, full_argv, &g);
 		} else {
 			fprintf(stderr, "tlbgen-bench: unknown command '%s'; the commands:", argv[1]);
-			for (const struct bench *const *c = bench_commands; *c; c++)
+			for (const struct bench *const *c = bench_command_list(); *c; c++)
 				fprintf(stderr, " %s", (*c)->name);
 			fputc('\n', stderr);
 			ret = 2;

@@ -336,3 +336,4 @@ const struct bench bench_explore = {
 	.opts = explore_opts,
 	.run = explore_run,
 };
+BENCH_COMMAND(bench_explore);

@@ -322,3 +322,4 @@ const struct bench bench_replay = {
 	.args = true,
 	.run = replay_cmd,
 };
+BENCH_COMMAND(bench_replay);

@@ -445,3 +445,4 @@ const struct bench bench_soak = {
 	.opts = soak_opts,
 	.run = soak_run,
 };
+BENCH_COMMAND(bench_soak);

@@ -195,6 +195,7 @@ const struct bench bench_seed000 = {
 	.ops = &bench_tlb_flush1_ops,
 	.run = seed000_run,
 };
+BENCH_COMMAND(bench_seed000);
 
 /* mesi: the stepped coherence account of the seed's four columns. */
 static int mesi_run(struct bench_env *e)
@@ -223,3 +224,4 @@ const struct bench bench_mesi = {
 	.modes_why = "it is the stepped account (tlb_flush1 runs in every mode)",
 	.run = mesi_run,
 };
+BENCH_COMMAND(bench_mesi);

@@ -250,3 +250,4 @@ const struct bench bench_seed001 = {
 	.modes_why = "its figures are the machine model's (tlb_flush2 runs in every mode)",
 	.run = seed001_run,
 };
+BENCH_COMMAND(bench_seed001);

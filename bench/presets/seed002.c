@@ -352,3 +352,4 @@ const struct bench bench_seed002 = {
 		     "time)",
 	.run = seed002_run,
 };
+BENCH_COMMAND(bench_seed002);

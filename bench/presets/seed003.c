@@ -360,3 +360,4 @@ const struct bench bench_seed003 = {
 		     "virtual time)",
 	.run = seed003_run,
 };
+BENCH_COMMAND(bench_seed003);

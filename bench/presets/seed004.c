@@ -234,3 +234,4 @@ const struct bench bench_seed004 = {
 		     "virtual time)",
 	.run = seed004_run,
 };
+BENCH_COMMAND(bench_seed004);

@@ -297,3 +297,4 @@ const struct bench bench_validate = {
 	.opts = validate_opts,
 	.run = validate_run,
 };
+BENCH_COMMAND(bench_validate);

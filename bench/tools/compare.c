@@ -126,3 +126,4 @@ const struct bench bench_compare = {
 	.args = true,
 	.run = compare_cmd,
 };
+BENCH_COMMAND(bench_compare);

@@ -151,3 +151,4 @@ const struct bench bench_jobs = {
 	.run = jobs_run,
 	.args = true,
 };
+BENCH_COMMAND(bench_jobs);

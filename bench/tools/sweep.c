@@ -211,6 +211,7 @@ const struct bench bench_sweep = {
 	.tool = true,
 	.args = true,
 };
+BENCH_COMMAND(bench_sweep);
 
 /* merge ----------------------------------------------------------------------- */
 
@@ -392,3 +393,4 @@ const struct bench bench_merge = {
 	.tool = true,
 	.args = true,
 };
+BENCH_COMMAND(bench_merge);

@@ -156,3 +156,4 @@ const struct bench bench_versions = {
 		"versions-doc compares it with the committed file). It takes no options.\n",
 	.run = versions_run,
 };
+BENCH_COMMAND(bench_versions);

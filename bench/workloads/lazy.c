@@ -334,3 +334,4 @@ const struct bench bench_lazy = {
 	.opts = lazy_opts,
 	.run = lazy_run,
 };
+BENCH_COMMAND(bench_lazy);

@@ -95,3 +95,4 @@ const struct bench bench_mprotect = {
 	.opts = mprotect_opts,
 	.ops = &mprotect_ops,
 };
+BENCH_COMMAND(bench_mprotect);

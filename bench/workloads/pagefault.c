@@ -404,3 +404,4 @@ const struct bench bench_pagefault = {
 	.opts = pagefault_opts,
 	.run = pagefault_run,
 };
+BENCH_COMMAND(bench_pagefault);

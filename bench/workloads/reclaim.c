@@ -452,3 +452,4 @@ const struct bench bench_reclaim = {
 	.opts = reclaim_opts,
 	.run = reclaim_run,
 };
+BENCH_COMMAND(bench_reclaim);

@@ -251,3 +251,4 @@ const struct bench bench_scale = {
 	.opts = scale_opts,
 	.run = scale_run,
 };
+BENCH_COMMAND(bench_scale);

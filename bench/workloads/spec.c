@@ -379,3 +379,4 @@ const struct bench bench_spec = {
 	.run = spec_cmd_run,
 	.args = true,
 };
+BENCH_COMMAND(bench_spec);

@@ -427,3 +427,4 @@ const struct bench bench_tlbie = {
 	.opts = tlbie_opts,
 	.run = tlbie_run,
 };
+BENCH_COMMAND(bench_tlbie);

@@ -375,3 +375,4 @@ const struct bench bench_transport = {
 	.opts = transport_opts,
 	.run = transport_run,
 };
+BENCH_COMMAND(bench_transport);

@@ -211,3 +211,4 @@ const struct bench bench_vtime = {
 	.opts = vtime_opts,
 	.run = vtime_run,
 };
+BENCH_COMMAND(bench_vtime);
