@@ -14,13 +14,16 @@
 #include "driver/env.h"
 
 extern const struct bench_ops bench_tlb_flush1_ops, bench_tlb_flush2_ops, bench_tlb_flush3_ops,
-	bench_page_fault3_ops;
+	bench_page_fault1_ops, bench_page_fault2_ops, bench_page_fault3_ops, bench_mmap1_ops;
 
 const struct corpus_workload corpus_workloads[] = {
 	{ "tlb_flush1", CORPUS_WIS, "ops/s per task", &bench_tlb_flush1_ops },
 	{ "tlb_flush2", CORPUS_WIS, "ops/s per task", &bench_tlb_flush2_ops },
 	{ "tlb_flush3", CORPUS_WIS, "ops/s per task", &bench_tlb_flush3_ops },
+	{ "page_fault1", CORPUS_WIS, "ops/s per task", &bench_page_fault1_ops },
+	{ "page_fault2", CORPUS_WIS, "ops/s per task", &bench_page_fault2_ops },
 	{ "page_fault3", CORPUS_WIS, "ops/s per task", &bench_page_fault3_ops },
+	{ "mmap1", CORPUS_WIS, "ops/s per task", &bench_mmap1_ops },
 	{ "swap_bench", CORPUS_SWAP, "pages/s", NULL },
 	{ NULL, 0, NULL, NULL },
 };
@@ -169,8 +172,8 @@ static int get_workload(const struct where *w, json_t *row, struct corpus_row *r
 		if (!strcmp(k->name, name))
 			r->wl = k;
 	if (!r->wl)
-		return bad(w, "workload", "not a corpus workload (tlb_flush1/2/3, page_fault3, "
-			   "swap_bench)");
+		return bad(w, "workload", "not a corpus workload (tlb_flush1/2/3, page_fault1/2/3, "
+			   "mmap1, swap_bench)");
 	if (strcmp(shape, "threads") && strcmp(shape, "processes"))
 		return bad(w, "shape", "neither threads nor processes");
 	r->processes = !strcmp(shape, "processes");
