@@ -100,7 +100,7 @@ static inline long tlbgen__kword_add(struct tlbgen_system *sys, unsigned int cpu
 	v = atomic_fetch_add_explicit(&w->val, d, memory_order_seq_cst) + d;
 
 	if (unlikely(sys->exec) && sys->exec->kword)
-		sys->exec->kword(sys, cpu, w, true);
+		sys->exec->kword(sys, cpu, w, TLBGEN_KWORD_RMW);
 	return v;
 }
 
@@ -111,8 +111,18 @@ static inline long tlbgen__kword_read(struct tlbgen_system *sys, unsigned int cp
 	long v = atomic_load_explicit(&w->val, memory_order_seq_cst);
 
 	if (unlikely(sys->exec) && sys->exec->kword)
-		sys->exec->kword(sys, cpu, w, false);
+		sys->exec->kword(sys, cpu, w, TLBGEN_KWORD_READ);
 	return v;
+}
+
+/* prefetchw() of a kernel word: its line fetched for ownership (threaded
+ * mode issues the real instruction), the value untouched, no barrier. */
+static inline void tlbgen__kword_prefetchw(struct tlbgen_system *sys, unsigned int cpu,
+					   struct tlbgen_kword *w)
+{
+	__builtin_prefetch(&w->val, 1, 3);
+	if (unlikely(sys->exec) && sys->exec->kword)
+		sys->exec->kword(sys, cpu, w, TLBGEN_KWORD_PREFETCHW);
 }
 
 /* ---- cpu_tlbstate.loaded_mm_asid, this CPU's side ------------------------------------ */

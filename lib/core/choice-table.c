@@ -160,6 +160,13 @@ static const struct tlbgen_choice_value vma_lock_fault_v[] = {
 	V("anon", VMA_LOCK_FAULT_ANON, "0bff0aaea03e", "v6.4"),
 	V("anon-shared", VMA_LOCK_FAULT_ANON_SHARED, "4ed4379881aa", "never released (mm-unstable)"),
 	V("all", VMA_LOCK_FAULT_ALL, "12214eba1992", "v6.7"), END };
+/*
+ * x86's exc_page_fault() prefetched mmap_lock's line for write on entry,
+ * for the down_read() to come; under per-VMA locks most faults take no
+ * mmap_lock, and 1701771d3069 dropped it (x86/mm for v6.16).
+ */
+static const struct tlbgen_choice_value fault_prefetchw_v[] = {
+	V("mmap_lock", 1, OLD), V("none", 0, "1701771d3069", "v6.16"), END };
 static const struct tlbgen_choice_value dirty_retry_v[] = {
 	V("off", 0, OLD), V("on", 1, "89b15332af7c", "v5.9"), END };
 /* tip x86/urgent, merged on the day of v7.2 (also in 7.1.y). */
@@ -307,6 +314,10 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	  "(flush_tlb_page() of a changed write PTE; arm64_fault_flush sets the hook; before "
 	  "v5.10 the hook is the generic broadcast), generic (the hook after every change too), "
 	  "riscv (update_mmu_cache() of a new or changed PTE: riscv_umc_asid; hook: the choice)"),
+	B("fault_prefetchw", fault_prefetchw, fault_prefetchw_v, "x86", "x86's "
+	  "exc_page_fault() prefetches mmap_lock's line for ownership on entry, whether or not "
+	  "the fault then takes the lock (fault_arch=x86 and batch_arch=x86): every fault's CPU "
+	  "fetches the line the mm's faulting CPUs share; 1701771d3069 dropped it"),
 	B("arm64_fault_flush", arm64_fault_local, arm64_fault_v, "arm64", "arm64 write fault that "
 	  "changed the PTE: broadcast flush_tlb_page(); or local TLBI + DSB, hook too (cb1fa2e99955)"),
 	B("tlbi_cmdline", tlbi_cmdline, tlbi_cmdline_v, "x86", "the tlbi= boot switch "

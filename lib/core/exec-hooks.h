@@ -13,6 +13,8 @@
 
 #include <tlbgen/tlbgen.h>
 
+#include "kword.h"
+
 struct tlbgen_system;
 struct tlbgen_kword;
 
@@ -68,10 +70,11 @@ struct tlbgen_exec_hooks {
 	void (*fence)(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_fence_kind why);
 	/* should_flush_tlb() on `cpu` decided not to IPI `target`. */
 	void (*ipi_skipped)(struct tlbgen_system *sys, unsigned int cpu, unsigned int target);
-	/* `cpu` reads (write false) or RMWs a struct tlbgen_kword: its cost,
-	 * with IRQs on (may be NULL). */
+	/* `cpu` reads, RMWs or prefetches for ownership a struct
+	 * tlbgen_kword (enum tlbgen_kword_op): its cost, with IRQs on (may be
+	 * NULL). */
 	void (*kword)(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
-		      bool write);
+		      enum tlbgen_kword_op op);
 	/* `cpu` waits `cycles` for a completion the interconnect serves one at
 	 * a time (arm64's DSB ISH), behind those already queued. */
 	void (*serial)(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles);

@@ -25,6 +25,14 @@ struct tlbgen_kword {
 	uint64_t busy_until;	/* virtual: when the transfer in flight ends */
 } __cacheline_aligned;
 
+/* How a CPU touches a kernel word's line (the exec hook's `op`). */
+enum tlbgen_kword_op {
+	TLBGEN_KWORD_READ,	/* atomic_long_read() */
+	TLBGEN_KWORD_RMW,	/* a locked RMW: the line owned, a full barrier */
+	TLBGEN_KWORD_PREFETCHW,	/* prefetchw(): the line fetched for ownership,
+				 * the value untouched, no barrier */
+};
+
 /*
  * A rw_semaphore (kernel/locking/rwsem.c): the count word, and the wait
  * queue, FIFO, that wait_lock protects (here: a spinlock in threaded mode;

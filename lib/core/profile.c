@@ -25,7 +25,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v5.17", NULL,
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
-	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,"
+	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,fault_prefetchw=mmap_lock,"
 	  "munmap_lock=downgrade,vma_lock_fault=none,zap_delay_rmap=off,mprotect_writable=shared,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
@@ -64,11 +64,12 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "same_mm_cpumask_check=debug_vm", NULL },
 	/*
 	 * fea4e317f9e7, 4a02ed8e1cc3 and AMD INVLPGB (4afeb0ed1753, used only
-	 * where the machine has it) in v6.15; 4b634918384c (v6.16).
+	 * where the machine has it) in v6.15; 4b634918384c and 1701771d3069
+	 * (v6.16).
 	 */
 	{ "v6.16", "v6.14",
 	  "loaded_mm_switching=on,switching_write=early,ceiling_place=get_flush_tlb_info,"
-	  "batched_pending=flush_tlb_mm,invlpgb=on-when-available", NULL },
+	  "batched_pending=flush_tlb_mm,invlpgb=on-when-available,fault_prefetchw=none", NULL },
 	/* 83b0177a6c48 (v6.18-rc2). */
 	{ "v6.18", "v6.16", "switch_mm_barrier=on", NULL },
 	/* cb1fa2e99955: arm64 write faults flush locally. */

@@ -151,6 +151,8 @@ struct tlbgen_profile {
 	bool spurious_skip_tried;	/* b7333b58f358: no spurious flush on FAULT_FLAG_TRIED */
 	bool fault_dirty_retry;		/* 89b15332af7c: VM_FAULT_RETRY after dirtying */
 	enum tlbgen_fault_arch fault_arch;
+	bool fault_prefetchw;		/* x86 exc_page_fault(): prefetchw(&mm->mmap_lock),
+					 * until 1701771d3069 */
 	bool arm64_fault_local;		/* cb1fa2e99955: local TLBI in the write fault */
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
 	bool zap_delay_rmap;		/* 5df397dec7c4: a PTE table's dirty file pages

@@ -140,12 +140,12 @@ static void vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles);
 
 /* A kernel word's access (runtime/vkword.c), spent with IRQs on. */
 static void vt_kword(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
-		     bool write)
+		     enum tlbgen_kword_op op)
 {
 	struct tlbgen_vt *vt = vt_of(sys);
 
 	if (cpu < sys->nr_cpus && cpu == vt->current)
-		vt_spend(vt, cpu, tlbgen__vt_kword_cost(sys, cpu, w, write));
+		vt_spend(vt, cpu, tlbgen__vt_kword_cost(sys, cpu, w, op));
 }
 
 static void vt_spend_hook(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles)

@@ -148,7 +148,7 @@ static inline void tlbgen__vt_take_ipis(struct tlbgen_vt *vt, unsigned int cpu)
 /* vkword.c: the cycles of a kernel word's access (core/kword.h) by the
  * running CPU `cpu` (0 from the host), its line's state updated. */
 uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
-			       bool write);
+			       enum tlbgen_kword_op op);
 
 /* vserial.c: exec->serial, a wait served one CPU at a time. */
 void tlbgen__vt_serial(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles);

@@ -8,14 +8,18 @@
 
 /*
  * A kernel word's line (core/kword.h): a hit, or a transfer from the last
- * writer's socket or the other one, plus rmw for a write; the caller
- * spends it with IRQs on. A transfer holds the line: an access that finds it held waits until
- * the holder's is done. A read leaves the writer as the line's last owner,
- * so the next writer still pays a transfer.
+ * writer's socket or the other one, plus rmw for a locked RMW; the caller
+ * spends it with IRQs on. A transfer holds the line: an access that finds
+ * it held waits until the holder's is done. A read leaves the writer as the
+ * line's last owner, so the next writer still pays a transfer. A prefetchw
+ * takes ownership as a write does, without the RMW's cost or barrier; the
+ * CPU waits for it (the fault's IRET, serialising, cannot retire before
+ * the fetch ends).
  */
 uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
-			       bool write)
+			       enum tlbgen_kword_op op)
 {
+	bool write = op != TLBGEN_KWORD_READ, rmw = op == TLBGEN_KWORD_RMW;
 	struct tlbgen_vt *vt = sys->rt;
 	const struct tlbgen_machine *m = &sys->machine;
 	struct tlbgen_vcpu *me;
@@ -25,7 +29,7 @@ uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, stru
 		return 0;	/* the host between runs: no time passes */
 	me = &vt->v[cpu];
 	/* A locked RMW drains the store buffer before it executes. */
-	if (write && me->sb_len)
+	if (rmw && me->sb_len)
 		tlbgen__vt_sb_drain(vt, cpu, "locked RMW");
 	if (w->busy_until > me->clock)
 		wait = w->busy_until - me->clock;
@@ -35,6 +39,6 @@ uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, stru
 	}
 	if (write)
 		w->last = (int)cpu;
-	return wait + c + (write ? m->rmw : 0);
+	return wait + c + (rmw ? m->rmw : 0);
 }
 

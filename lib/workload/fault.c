@@ -118,6 +118,12 @@ TLBGEN_API int tlbgen_wl__fault(struct tlbgen_wl *wl, unsigned int cpu, struct t
 		return -EINVAL;
 	vma_lock = fault_vma_locked(wl, mm, addr, map, flags & TLBGEN_WL_FAULT_WRITE);
 	tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_FAULTS, 1);
+	/* x86's exc_page_fault() prefetchw(&current->mm->mmap_lock), until
+	 * 1701771d3069: under the VMA lock too, every faulting CPU of the mm
+	 * pulls the line from the last. */
+	if (wl->sys->profile.fault_prefetchw && wl->sys->profile.fault_arch == FAULT_ARCH_X86 &&
+	    wl->sys->profile.batch_arch == BATCH_ARCH_X86)
+		tlbgen__kword_prefetchw(wl->sys, cpu, &mm->mmap_lock.count);
 	if (!vma_lock)
 		err = tlbgen__wl_down_read(wl, cpu, mm);
 	if (!err)
