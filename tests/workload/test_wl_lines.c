@@ -3,7 +3,7 @@
  * The workload layer's kernel lines beside mmap_lock's own use, in virtual
  * time: the fault's prefetch of mmap_lock's line.
  */
-#include "tlbgen-test.h"
+#include "wl-vsys.h"
 
 struct lrun {
 	struct tlbgen_system *sys;
@@ -15,19 +15,9 @@ struct lrun {
 static void lrun_setup(struct lrun *r, unsigned int cpus, const char *machine,
 		       const char *choices)
 {
-	struct tlbgen_machine m;
-	TLBGEN_OPTS(tlbgen_wl_opts, wo);
-
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(tlbgen_machine_lookup(machine, &m), 0);
-	{
-		TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .nr_cpus = cpus,
-			    .profile = "latest", .seed = 1, .machine = &m);
-		r->sys = t_sys_opts(&o);
-	}
+	wl_vsys_create(machine, cpus, &r->sys, &r->mm, &r->wl);
 	assert_int_equal(tlbgen_system__set_choices(r->sys, choices), 0);
-	r->mm = t_mm(r->sys, 64);
-	assert_int_equal(tlbgen_wl__create(r->sys, &wo, &r->wl), 0);
 }
 
 /* Run `fn` on CPUs 0 .. cpus-1 to the end; the work time of the run. */

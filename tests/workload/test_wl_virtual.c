@@ -4,7 +4,7 @@
  * states, what a kernel word's line costs, munmap()'s downgrade, and which
  * faults wait for mmap_lock.
  */
-#include "tlbgen-test.h"
+#include "wl-vsys.h"
 
 struct vrun {
 	struct tlbgen_system *sys;
@@ -21,18 +21,8 @@ struct vrun {
 
 static void setup(struct vrun *r, unsigned int cpus, const char *machine)
 {
-	struct tlbgen_machine m;
-	TLBGEN_OPTS(tlbgen_wl_opts, wo);
-
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(tlbgen_machine_lookup(machine, &m), 0);
-	{
-		TLBGEN_OPTS(tlbgen_system_opts, o, .mode = TLBGEN_MODE_VIRTUAL, .nr_cpus = cpus,
-			    .profile = "latest", .seed = 1, .machine = &m);
-		r->sys = t_sys_opts(&o);
-	}
-	r->mm = t_mm(r->sys, 64);
-	assert_int_equal(tlbgen_wl__create(r->sys, &wo, &r->wl), 0);
+	wl_vsys_create(machine, cpus, &r->sys, &r->mm, &r->wl);
 }
 
 static void teardown(struct vrun *r)
