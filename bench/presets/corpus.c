@@ -205,8 +205,8 @@ static int get_window(const struct where *w, json_t *row, struct corpus_row *r)
 {
 	if (!json_object_get(row, "window"))
 		return 0;
-	return get_uint(w, row, "window.warmup_ms", 0, 1000, &r->warm_ms) ?:
-	       get_uint(w, row, "window.ms", 1, 1000, &r->ms) ?:
+	return get_uint(w, row, "window.warmup_ms", 0, 60000, &r->warm_ms) ?:
+	       get_uint(w, row, "window.ms", 1, 60000, &r->ms) ?:
 	       get_str(w, row, "window.why", &r->window_why);
 }
 

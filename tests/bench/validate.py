@@ -103,6 +103,8 @@ bad(lambda r: r.update(workload="kernbench"), [base["id"], "workload"], "an unkn
 bad(lambda r: r.update(tasks=100000), [base["id"], "tasks"], "too many tasks")
 bad(lambda r: r.update(window={"warmup_ms": 10, "ms": 0, "why": "x"}), [base["id"], "window.ms"],
     "a window of no time")
+bad(lambda r: r.update(window={"warmup_ms": 60001, "ms": 10, "why": "x"}),
+    [base["id"], "window.warmup_ms"], "a warm-up past a minute")
 bad(lambda r: r.update(window={"warmup_ms": 10, "ms": 10}), [base["id"], "window.why"],
     "a window without its reason")
 # A row's own window lengthens the run's, never shortens it.
