@@ -16,7 +16,6 @@
 #include "kword.h"
 
 struct tlbgen_system;
-struct tlbgen_kword;
 
 /* The shared fields whose plain stores a store buffer holds (for the notes). */
 enum tlbgen_sb_field {

@@ -25,7 +25,8 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v5.17", NULL,
 	  "ppc_tlb_single_page_flush_ceiling=33,ppc_tlb_local_single_page_flush_ceiling=256,"
 	  "ppc_ceiling_cmp=gt,riscv_tlb_flush_all_threshold=1,arm64_max_dvm_ops=512,"
-	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,fault_arch=x86,fault_prefetchw=mmap_lock,"
+	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,"
+	  "fault_arch=x86,fault_prefetchw=mmap_lock,"
 	  "munmap_lock=downgrade,vma_lock_fault=none,zap_delay_rmap=off,mprotect_writable=shared,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
