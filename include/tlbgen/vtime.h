@@ -166,7 +166,9 @@ struct tlbgen_vtime_stats {
 
 /*
  * tlbgen_vtime__stats - counters of the run so far into *out (out->sz set
- * by the caller; fields past it are not written). -EINVAL.
+ * by the caller; fields past it are not written). -EINVAL. Called from a
+ * CPU's program, time[] is as of that CPU's clock: another CPU's sleep
+ * counts up to it, not to where the sleep will end.
  */
 TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys,
 				   struct tlbgen_vtime_stats *out);

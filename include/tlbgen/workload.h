@@ -310,7 +310,9 @@ TLBGEN_API const char *tlbgen_wl_stat_name(enum tlbgen_wl_stat s);
 /*
  * tlbgen_wl__stats - counters of `cpu` (-1: every CPU summed) into
  * out[0 .. n), n <= TLBGEN_WL_STAT_NR; returns the number copied or
- * -EINVAL. Racy but tear-free in threaded mode.
+ * -EINVAL. Racy but tear-free in threaded mode. In virtual time, called
+ * from a CPU's program, SLEEP_CYCLES includes each sleep under way up to
+ * that CPU's clock.
  */
 TLBGEN_API int tlbgen_wl__stats(const struct tlbgen_wl *wl, int cpu, uint64_t *out, size_t n);
 

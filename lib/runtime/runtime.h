@@ -105,6 +105,13 @@ static inline bool tlbgen__rt_queue_nonempty(struct tlbgen_cpu *c)
 /* placement.c: compute sys->rt and the host CPU of each emulated CPU. */
 int tlbgen__rt_placement(struct tlbgen_system *sys);
 
+/*
+ * vstats.c: in virtual time, the clock of the CPU that runs now (a counter
+ * read from a CPU's program is as of that clock); -ENOENT from the host or
+ * in another mode.
+ */
+int tlbgen__vt_reader_clock(const struct tlbgen_system *sys, uint64_t *out);
+
 /* cpu.c: the idle loop of a spawned CPU. */
 void tlbgen__rt_idle_loop(struct tlbgen_system *sys, unsigned int cpu);
 

@@ -7,7 +7,45 @@
 #include <string.h>
 
 #include "../observers/coherence.h"
+#include "runtime.h"
 #include "virtual.h"
+
+/*
+ * A timed sleep (idle until an event, a csd wait, a spend) is charged when
+ * it begins, so that a run that ends mid-sleep still sums to the clocks. A
+ * CPU that reads the counters mid-run sees them as of its own clock: another
+ * CPU's sleep counts up to that clock, not to where it will end, or a window
+ * between two such reads could go negative.
+ */
+static void as_of_reader(const struct tlbgen_vt *vt, struct tlbgen_vtime_stats *s)
+{
+	uint64_t r;
+
+	if (vt->current >= vt->sys->nr_cpus)
+		return;	/* the host: between runs every charge has happened */
+	r = vt->v[vt->current].clock;
+	for (unsigned int i = 0; i < vt->sys->nr_cpus; i++) {
+		const struct tlbgen_vcpu *v = &vt->v[i];
+		uint64_t from = v->sleep_from > r ? v->sleep_from : r;
+
+		if (i == vt->current || !v->sleeping)
+			continue;
+		if (v->state == VCPU_BLOCKED && r > v->clock)
+			s->time[v->sleep_kind] += r - v->clock;	/* uncharged so far */
+		else if (v->state == VCPU_RUNNABLE && v->clock > from)
+			s->time[v->sleep_kind] -= v->clock - from;
+	}
+}
+
+int tlbgen__vt_reader_clock(const struct tlbgen_system *sys, uint64_t *out)
+{
+	const struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
+
+	if (!vt || vt->current >= sys->nr_cpus)
+		return -ENOENT;
+	*out = vt->v[vt->current].clock;
+	return 0;
+}
 
 TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbgen_vtime_stats *out)
 {
@@ -17,6 +55,7 @@ TLBGEN_API int tlbgen_vtime__stats(const struct tlbgen_system *sys, struct tlbge
 	if (!vt || !out || out->sz < sizeof(size_t))
 		return -EINVAL;
 	s = vt->stats;
+	as_of_reader(vt, &s);
 	s.lines = (uint64_t)tlbgen_coherence__nr_lines(vt->dir);
 	s.sz = out->sz < sizeof(s) ? out->sz : sizeof(s);
 	memcpy(out, &s, s.sz);

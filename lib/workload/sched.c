@@ -62,11 +62,13 @@ int tlbgen__wl_sleep_on(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 
 		switch (wl->mode) {
 		case TLBGEN_MODE_VIRTUAL:
+			wc->asleep = !tlbgen_vtime__now(sys, cpu, &wc->asleep_since);
 			r = tlbgen_vtime__block(sys, cpu, UINT64_MAX,
 						(uint64_t)cstate[k].exit_us * per_us, &slept);
 			if (r < 0)
 				err = r;
 			tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_SLEEP_CYCLES, slept);
+			wc->asleep = false;
 			break;
 		case TLBGEN_MODE_THREADED:
 			slept = idle_until(sys, cpu, cond);

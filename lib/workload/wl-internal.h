@@ -17,6 +17,8 @@ struct tlbgen_wl_cpu {
 	_Atomic uint64_t st[TLBGEN_WL_STAT_NR];	/* single writer: the CPU */
 	uint64_t last_sleep;		/* the previous sleep, cycles (virtual) or ns */
 	atomic_bool woken;		/* a tlbgen_wl__wake() not consumed yet */
+	bool asleep;			/* virtual: in a sleep not counted yet ... */
+	uint64_t asleep_since;		/* ... that began at this clock */
 } __cacheline_aligned;
 
 struct tlbgen_wl {

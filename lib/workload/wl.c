@@ -196,15 +196,25 @@ TLBGEN_API int tlbgen_wl__user_work(struct tlbgen_wl *wl, unsigned int cpu, unsi
 
 TLBGEN_API int tlbgen_wl__stats(const struct tlbgen_wl *wl, int cpu, uint64_t *out, size_t n)
 {
+	uint64_t now;
+
 	if (!wl || wl->magic != TLBGEN_WL_MAGIC || !out || n > TLBGEN_WL_STAT_NR ||
 	    cpu < -1 || (cpu >= 0 && (unsigned int)cpu >= wl->nr_cpus))
 		return -EINVAL;
 	memset(out, 0, n * sizeof(*out));
+	if (wl->mode != TLBGEN_MODE_VIRTUAL || tlbgen__vt_reader_clock(wl->sys, &now))
+		now = 0;
 	for (unsigned int c = 0; c < wl->nr_cpus; c++) {
+		const struct tlbgen_wl_cpu *wc = &wl->cpu[c];
+
 		if (cpu >= 0 && c != (unsigned int)cpu)
 			continue;
 		for (size_t s = 0; s < n; s++)
-			out[s] += atomic_load_explicit(&wl->cpu[c].st[s], memory_order_relaxed);
+			out[s] += atomic_load_explicit(&wc->st[s], memory_order_relaxed);
+		/* Read from a CPU's program, a sleep under way counts up to the
+		 * reader's clock, as tlbgen_vtime__stats() counts its time. */
+		if (n > TLBGEN_WL_STAT_SLEEP_CYCLES && wc->asleep && now > wc->asleep_since)
+			out[TLBGEN_WL_STAT_SLEEP_CYCLES] += now - wc->asleep_since;
 	}
 	return (int)n;
 }

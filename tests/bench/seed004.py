@@ -36,6 +36,12 @@ check(20 <= sb <= 60 and sp < 5, "tlbie stalls %.1f%% -> %.1f%% (seed %.1f%% -> 
       % (sb, sp, v("seed_tlbie_stall_pct", b), v("seed_tlbie_stall_pct", p)))
 check(v("seed_ops_per_sec", b) == 176 and v("seed_ops_per_sec", p) == 313,
       "the seed's rates recorded beside the model's")
+# Where the two CPUs' time went, per kind: over the window it sums to
+# both CPUs, a sleep under way at a read counted up to the reader's clock.
+for col in (b, p):
+    kinds = ("work", "tlb", "line", "line_wait", "send", "irq", "csd_wait", "idle")
+    cpus = sum(v("cpu_us_per_op_" + k, col) for k in kinds) * v("ops_per_sec", col) / 1e6
+    check(abs(cpus - 2) < 0.01, "%s: the kinds' CPU time sums to %.3f CPUs (2)" % (col, cpus))
 check(v("violations", b) == 0 and v("violations", p) == 0, "the oracle saw no stale translation")
 # -p is not this preset's; --mode threads has no tlbie cost.
 check(Run(bench, ["seed004", "-p", "v6.0"], keep=False).rc == 2, "seed004 -p: exit 2")
