@@ -82,7 +82,7 @@ static void test_info(void **state)
  * model's flushes locally (tests/replay/README); no threshold is set for
  * it until that is modelled, only that every decision is counted once.
  */
-static void check_kvm_fixture(const char *name, double stepped_min)
+static void check_kvm_fixture(const char *name, double stepped_min, bool remote)
 {
 	struct replay_trace *t = open_fixture(name);
 	const struct replay_info *in = replay_trace_info(t);
@@ -94,9 +94,13 @@ static void check_kvm_fixture(const char *name, double stepped_min)
 	for (int k = 0; k < REPLAY_REASONS; k++)
 		recorded += r->total[k].recorded;
 	assert_int_equal(recorded, in->decisions);
-	assert_true(r->ipis > 0 && r->remote_flush_funcs > 0);
 	assert_int_equal(r->hypercall_targets, 0);
-	assert_true(r->total[1].recorded > 0);
+	/* `remote`: the kernel IPI'd another CPU (its sleeper may have
+	 * stayed lazy throughout: should_flush_tlb() skips it, no IPI). */
+	if (remote) {
+		assert_true(r->ipis > 0 && r->remote_flush_funcs > 0);
+		assert_true(r->total[1].recorded > 0);
+	}
 	print_message("%s: stepped %.4f (reason 1 %.4f, 3 %.4f, 4 %.4f)\n", name, r->agreement,
 		      reason_agreement(r, 1), reason_agreement(r, 3), reason_agreement(r, 4));
 	if (r->agreement < stepped_min)
@@ -105,11 +109,21 @@ static void check_kvm_fixture(const char *name, double stepped_min)
 	replay_trace_free(t);
 }
 
+/*
+ * The same kind of guest on an AMD EPYC (amd-*: family 25 model 1, KVM,
+ * PCID): one thread beside a sleeper agrees; two threads flushing in step
+ * do not (as tlbflush-2t-pcid); a Python program's three threads looping
+ * mmap(1 MiB), a write, munmap() (tests/replay/mmap_threads.py) replay at
+ * about 0.75.
+ */
 static void test_kvm_pcid(void **state)
 {
 	(void)state;
-	check_kvm_fixture("tlbflush-1t-sleep-pcid", 0.99);
-	check_kvm_fixture("tlbflush-2t-pcid", 0);
+	check_kvm_fixture("tlbflush-1t-sleep-pcid", 0.99, true);
+	check_kvm_fixture("tlbflush-2t-pcid", 0, true);
+	check_kvm_fixture("amd-tlbflush-1t-sleep", 0.99, false);
+	check_kvm_fixture("amd-tlbflush-2t", 0, true);
+	check_kvm_fixture("amd-mmap-3t", 0.74, true);
 }
 
 /*
@@ -443,8 +457,10 @@ static void test_bare_trace(void **state)
 	/* The KVM guest's: a thread alive before the trace began (the
 	 * sleeper, the second flusher) is joined to its group by the remote
 	 * shootdowns its CPU took for the other's flushes. */
-	for (int i = 0; i < 2; i++) {
-		const char *name = i ? "tlbflush-1t-sleep-pcid" : "tlbflush-2t-pcid";
+	for (int i = 0; i < 4; i++) {
+		static const char *const kvm[] = { "tlbflush-2t-pcid", "tlbflush-1t-sleep-pcid",
+						   "amd-tlbflush-2t", "amd-mmap-3t" };
+		const char *name = kvm[i];
 		struct replay_trace *b = open_bare(name), *s = open_fixture(name);
 		struct replay_result *rb = run(b, "v6.18", NULL, TLBGEN_MODE_STEPPED);
 		struct replay_result *rs = run(s, "v6.18", NULL, TLBGEN_MODE_STEPPED);
@@ -453,7 +469,8 @@ static void test_bare_trace(void **state)
 			      rb->agreement, rs->agreement);
 		assert_string_equal(replay_trace_info(b)->pv_flush, "native");
 		assert_true(replay_trace_info(b)->pcid);
-		assert_non_null(strstr(replay_trace_info(b)->warnings, "joined"));
+		if (i < 2)
+			assert_non_null(strstr(replay_trace_info(b)->warnings, "joined"));
 		assert_true(rb->agreement >= rs->agreement - 0.02);
 		replay_result_free(rb);
 		replay_result_free(rs);
