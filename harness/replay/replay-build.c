@@ -135,6 +135,24 @@ static int unannounced_switch(struct builder *b, const struct rev *e, uint32_t e
 	return s < 0 ? -ENOMEM : replay__attach(b, (uint32_t)s, e, ev);
 }
 
+/*
+ * A local flush traced with 0 pages: nr_invalidate is the range in stride
+ * units, and a range shorter than its stride is 0 of them. x86's
+ * tlb_flush() takes the stride from what the gather cleared
+ * (tlb_get_unmap_shift()): free_pgtables() freeing a PTE table clears only
+ * a pmd, over one page (pte_free_tlb() -> tlb_flush_pmd_range()), so the
+ * flush is PMD_SHIFT-strided; the reason 4 before it counts PAGE_SHIFT
+ * pages. The stride that makes `pages` pages 0 strides: PMD_SHIFT, or
+ * PUD_SHIFT past 2 MiB. Such a gather freed a table: freed_tables, so
+ * lazy CPUs are flushed too (should_flush_tlb()). (A flush that found its
+ * generation done traces 0 too; the model then finds the same and traces
+ * 0 at any stride.)
+ */
+static uint8_t zero_strides(long pages)
+{
+	return pages < 512 ? 21 : 30;
+}
+
 static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 {
 	struct cpust *c = &b->cs[e->cpu];
@@ -179,6 +197,10 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 				q->batch = 1;
 			/* Fewer strides than pages: a huge-page range
 			 * (nr_invalidate is in stride units). */
+			if (e->a == 3 && e->c == 0 && q->pages > 0) {
+				q->stride = zero_strides(q->pages);
+				q->freed = 1;
+			}
 			if (e->a == 3 && e->c > 0 && q->pages > e->c) {
 				long ratio = q->pages / (long)e->c;
 
@@ -216,6 +238,10 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 			return -ENOMEM;
 		/* A lone reason 2: a batch flushed on its only CPU. */
 		b->t->st[s].batch = e->a == 2;
+		if (e->a == 3 && e->c == 0) {
+			b->t->st[s].stride = zero_strides(1);
+			b->t->st[s].freed = 1;
+		}
 		if (e->a == 4) {
 			c->req = (uint32_t)s;
 			if (!b->t->mm[mm].first_remote && b->t->mm[mm].preexisting)
