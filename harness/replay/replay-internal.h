@@ -112,6 +112,19 @@ struct pdec {
 	long pages;
 };
 
+/* The machine a run replays on, and its words for the result table. */
+struct replay_machine {
+	bool pcid, invlpgb;
+	char pv[16];
+	char cost[64];
+	char desc[96];
+};
+
+/* replay-machine.c: the recording's machine changed by `spec`'s words;
+ * -EINVAL naming the word that is none of them. */
+int replay__parse_machine(const struct replay_info *in, const char *spec, enum tlbgen_mode mode,
+			  struct replay_machine *m);
+
 /* replay-match.c: match pd[] (sorted here) against the recorded decisions. */
 int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		  const struct replay_opts *o, struct replay_result *res);

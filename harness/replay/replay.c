@@ -85,54 +85,6 @@ const struct replay_info *replay_trace_info(const struct replay_trace *t)
 	return t ? &t->info : NULL;
 }
 
-/* ---- the machine ------------------------------------------------------------------- */
-
-struct machine {
-	bool pcid, invlpgb;
-	char pv[16];
-	char cost[64];
-	char desc[96];
-};
-
-static int parse_machine(const struct replay_info *in, const char *spec, enum tlbgen_mode mode,
-			 struct machine *m)
-{
-	char buf[256], *tok, *save = NULL;
-
-	memset(m, 0, sizeof(*m));
-	m->pcid = in->pcid;
-	m->invlpgb = in->invlpgb;
-	snprintf(m->pv, sizeof(m->pv), "%s", strcmp(in->pv_flush, "unknown") ? in->pv_flush : "native");
-	snprintf(buf, sizeof(buf), "%s", spec ? spec : "");
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "pcid") || !strcmp(tok, "nopcid"))
-			m->pcid = tok[0] == 'p';
-		else if (!strcmp(tok, "invlpgb") || !strcmp(tok, "noinvlpgb"))
-			m->invlpgb = tok[0] == 'i';
-		else if (!strcmp(tok, "native") || !strcmp(tok, "kvm") || !strcmp(tok, "hyperv") ||
-			 !strcmp(tok, "pvm"))
-			snprintf(m->pv, sizeof(m->pv), "%s", tok);
-		else if (!strcmp(tok, "recorded"))
-			continue;
-		else if (mode == TLBGEN_MODE_VIRTUAL && !m->cost[0])
-			snprintf(m->cost, sizeof(m->cost), "%s", tok);
-		else {
-			fprintf(stderr, "replay: unknown machine word '%s' (pcid, nopcid, invlpgb, "
-				"noinvlpgb, native, kvm, hyperv, pvm%s)\n", tok,
-				mode == TLBGEN_MODE_VIRTUAL ? ", or one cost model" : "; a cost model "
-				"only with --mode virtual");
-			return -EINVAL;
-		}
-	}
-	if (mode == TLBGEN_MODE_VIRTUAL && !m->cost[0])
-		snprintf(m->cost, sizeof(m->cost), "skylake-56");
-	snprintf(m->desc, sizeof(m->desc), "%s%s%s%s%s", m->pcid ? "pcid" : "nopcid",
-		 m->invlpgb ? ",invlpgb" : "", ",", m->pv, m->cost[0] ? "," : "");
-	if (m->cost[0])
-		snprintf(m->desc + strlen(m->desc), sizeof(m->desc) - strlen(m->desc), "%s", m->cost);
-	return 0;
-}
-
 /* ---- a run ---------------------------------------------------------------------------- */
 
 struct run {
@@ -324,7 +276,7 @@ static int run_virtual(struct run *r)
 	return r->err;
 }
 
-static int make_system(struct run *r, const struct replay_opts *o, const struct machine *m,
+static int make_system(struct run *r, const struct replay_opts *o, const struct replay_machine *m,
 		       const char *profile, struct tlbgen_clock *clk, struct tlbgen_machine *vm)
 {
 	int ret;
@@ -394,7 +346,7 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	struct tlbgen_clock clk = { .jiffies = replay_jiffies, .ctx = &r, .hz = r.hz };
 	struct tlbgen_machine vm;
 	struct replay_result *res;
-	struct machine m;
+	struct replay_machine m;
 	struct timespec t0, t1;
 	const char *profile;
 	int ret;
@@ -402,7 +354,7 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	if (!t || !o || !out || o->sz < sizeof(size_t) || o->sz > sizeof(*o) ||
 	    (o->mode != TLBGEN_MODE_STEPPED && o->mode != TLBGEN_MODE_VIRTUAL))
 		return -EINVAL;
-	ret = parse_machine(&t->info, o->machine, o->mode, &m);
+	ret = replay__parse_machine(&t->info, o->machine, o->mode, &m);
 	if (ret)
 		return ret;
 	profile = o->profile ? o->profile : t->info.profile;

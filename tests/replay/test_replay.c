@@ -4,7 +4,8 @@
  * PVM guest, Linux 6.18, recorded by bench/tlbgen-trace; README in this
  * directory) replayed through harness/replay/replay.c: the recording kernel's
  * profile is picked from the trace's version, the model agrees with the
- * kernel's decisions, and bad input is refused with its reason.
+ * kernel's decisions, and bad input is refused with its reason. The KVM
+ * guests' recordings and bare traces: test_replay_guests.c.
  *
  * argv[1]: this directory (the fixtures).
  */
@@ -18,41 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <replay.h>
-#include <replay-internal.h>
-
-static const char *fixtures;
-
-static struct replay_trace *open_fixture(const char *name)
-{
-	char path[4096], err[1024];
-	struct replay_trace *t = NULL;
-
-	snprintf(path, sizeof(path), "%s/%s", fixtures, name);
-	if (replay_trace_open(path, &t, err, sizeof(err)))
-		fail_msg("%s: %s", path, err);
-	return t;
-}
-
-static struct replay_result *run(const struct replay_trace *t, const char *profile,
-				 const char *machine, enum tlbgen_mode mode)
-{
-	struct replay_opts o = { .sz = sizeof(o), .profile = profile, .machine = machine,
-				 .mode = mode };
-	struct replay_result *r = NULL;
-
-	assert_int_equal(replay_run(t, &o, &r), 0);
-	assert_non_null(r);
-	return r;
-}
-
-static double reason_agreement(const struct replay_result *r, int reason)
-{
-	const struct replay_counts *x = &r->total[reason];
-	uint64_t den = x->recorded + x->replayed - x->matched;
-
-	return den ? (double)x->matched / (double)den : 1.0;
-}
+#include "replay-test.h"
 
 /* What the snapshot says, and the profile the version picks. */
 static void test_info(void **state)
@@ -69,80 +36,6 @@ static void test_info(void **state)
 	assert_true(in->snapshot);
 	assert_true(in->events > 1000);
 	assert_int_equal(in->lost, 0);
-	replay_trace_free(t);
-}
-
-/*
- * A KVM guest with PCID (tlbflush-*-pcid): remote CPUs are flushed by IPI
- * (kvm_flush_tlb_multi() flags only preempted vCPUs), so the replay sends
- * IPIs and runs flush_tlb_func() remotely, and machine.txt says pcid 1.
- * One thread beside a sleeping one agrees; two threads flushing one mm
- * replay at about 0.70: in the kernel's trace the initiator's own
- * flush_tlb_func() leaves no event for most of their flushes, where the
- * model's flushes locally (tests/replay/README); no threshold is set for
- * it until that is modelled, only that every decision is counted once.
- */
-static void check_kvm_fixture(const char *name, double stepped_min, bool remote)
-{
-	struct replay_trace *t = open_fixture(name);
-	const struct replay_info *in = replay_trace_info(t);
-	struct replay_result *r = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
-	uint64_t recorded = 0;
-
-	assert_true(in->pcid);
-	assert_string_equal(in->pv_flush, "kvm");
-	for (int k = 0; k < REPLAY_REASONS; k++)
-		recorded += r->total[k].recorded;
-	assert_int_equal(recorded, in->decisions);
-	assert_int_equal(r->hypercall_targets, 0);
-	/* `remote`: the kernel IPI'd another CPU (its sleeper may have
-	 * stayed lazy throughout: should_flush_tlb() skips it, no IPI). */
-	if (remote) {
-		assert_true(r->ipis > 0 && r->remote_flush_funcs > 0);
-		assert_true(r->total[1].recorded > 0);
-	}
-	print_message("%s: stepped %.4f (reason 1 %.4f, 3 %.4f, 4 %.4f)\n", name, r->agreement,
-		      reason_agreement(r, 1), reason_agreement(r, 3), reason_agreement(r, 4));
-	if (r->agreement < stepped_min)
-		fail_msg("%s: agreement %.4f stepped", name, r->agreement);
-	replay_result_free(r);
-	replay_trace_free(t);
-}
-
-/*
- * The same kind of guest on an AMD EPYC (amd-*: family 25 model 1, KVM,
- * PCID): one thread beside a sleeper agrees; two threads flushing in step
- * do not (as tlbflush-2t-pcid); a Python program's three threads looping
- * mmap(1 MiB), a write, munmap() (tests/replay/mmap_threads.py) replay at
- * about 0.75.
- */
-static void test_kvm_pcid(void **state)
-{
-	(void)state;
-	check_kvm_fixture("tlbflush-1t-sleep-pcid", 0.99, true);
-	check_kvm_fixture("tlbflush-2t-pcid", 0, true);
-	check_kvm_fixture("amd-tlbflush-1t-sleep", 0.99, false);
-	check_kvm_fixture("amd-tlbflush-2t", 0, true);
-	check_kvm_fixture("amd-mmap-3t", 0.89, true);
-}
-
-/*
- * munmap() of a 1 MiB mapping with one page written: its PTE table goes
- * with it, and that gather flushed only a pmd over one page, PMD_SHIFT
- * strided: the kernel traces reason 4 with 1 page and the local flush
- * with 0 strides, and, tables freed, IPIs the lazy CPUs too. Rebuilt as
- * such, the model's local decisions are the kernel's, each of them.
- */
-static void test_pmd_stride(void **state)
-{
-	struct replay_trace *t = open_fixture("amd-mmap-3t");
-	struct replay_result *r = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
-
-	(void)state;
-	assert_true(r->total[3].recorded > 9000);
-	assert_true(reason_agreement(r, 3) >= 0.999);
-	assert_true(reason_agreement(r, 4) >= 0.98);
-	replay_result_free(r);
 	replay_trace_free(t);
 }
 
@@ -425,96 +318,19 @@ static void test_machine_txt(void **state)
 	rmdir(dir);
 }
 
-/* Without the snapshot: a warning says what was inferred, and it replays. */
-/* fixtures/NAME/trace.dat copied alone (no snapshot beside it), opened. */
-static struct replay_trace *open_bare(const char *name)
-{
-	char cmd[8300], err[1024];
-	struct replay_trace *t = NULL;
-
-	snprintf(cmd, sizeof(cmd), "cp '%s/%s/trace.dat' /tmp/tlbgen-replay-bare.dat", fixtures, name);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(replay_trace_open("/tmp/tlbgen-replay-bare.dat", &t, err, sizeof(err)), 0);
-	unlink("/tmp/tlbgen-replay-bare.dat");
-	assert_false(replay_trace_info(t)->snapshot);
-	return t;
-}
-
-/*
- * A bare trace.dat (what trace-cmd users have) against its snapshot twin,
- * each under the machine it says or implies: the PVM guest's recordings
- * (machine.txt: no PCID, pv_flush_tlb_multi pvm), whose flushes the
- * bare reading finds to go by hypercall from their tlb_flush events
- * alone (reason 4s, no reason 1, each followed by the initiator's own),
- * agree within 0.02 of their twins. The KVM guest's native IPIs are not
- * taken for a hypercall, nor its PCID (switches that traced reason 0 with
- * no flush) for none, and its recordings agree within 0.02 too.
- */
-static void test_bare_trace(void **state)
-{
-	static const char *const pvm[] = { "fork-exec", "tlbflush-1t-sleep", "tlbflush-2t" };
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(pvm) / sizeof(pvm[0]); i++) {
-		struct replay_trace *b = open_bare(pvm[i]), *s = open_fixture(pvm[i]);
-		struct replay_result *rb = run(b, "v6.18", NULL, TLBGEN_MODE_STEPPED);
-		struct replay_result *rs = run(s, "v6.18", NULL, TLBGEN_MODE_STEPPED);
-
-		print_message("bare %s: agreement %.4f, its snapshot twin %.4f\n", pvm[i],
-			      rb->agreement, rs->agreement);
-		assert_string_equal(replay_trace_info(b)->pv_flush, "pvm");
-		assert_non_null(strstr(replay_trace_info(b)->warnings, "by hypercall (pvm"));
-		assert_true(rb->agreement >= rs->agreement - 0.02);
-		/* fork-exec switches between processes often enough to show
-		 * every return to an unflushed mm flushing: no PCID. */
-		if (!i)
-			assert_false(replay_trace_info(b)->pcid);
-		replay_result_free(rb);
-		replay_result_free(rs);
-		replay_trace_free(b);
-		replay_trace_free(s);
-	}
-	/* The KVM guest's: a thread alive before the trace began (the
-	 * sleeper, the second flusher) is joined to its group by the remote
-	 * shootdowns its CPU took for the other's flushes. */
-	for (int i = 0; i < 4; i++) {
-		static const char *const kvm[] = { "tlbflush-2t-pcid", "tlbflush-1t-sleep-pcid",
-						   "amd-tlbflush-2t", "amd-mmap-3t" };
-		const char *name = kvm[i];
-		struct replay_trace *b = open_bare(name), *s = open_fixture(name);
-		struct replay_result *rb = run(b, "v6.18", NULL, TLBGEN_MODE_STEPPED);
-		struct replay_result *rs = run(s, "v6.18", NULL, TLBGEN_MODE_STEPPED);
-
-		print_message("bare %s: agreement %.4f, its snapshot twin %.4f\n", name,
-			      rb->agreement, rs->agreement);
-		assert_string_equal(replay_trace_info(b)->pv_flush, "native");
-		assert_true(replay_trace_info(b)->pcid);
-		if (i < 2)
-			assert_non_null(strstr(replay_trace_info(b)->warnings, "joined"));
-		assert_true(rb->agreement >= rs->agreement - 0.02);
-		replay_result_free(rb);
-		replay_result_free(rs);
-		replay_trace_free(b);
-		replay_trace_free(s);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_fork_exec),
-		cmocka_unit_test(test_pmd_stride),
 		cmocka_unit_test(test_1t_sleep),
 		cmocka_unit_test(test_2t),
-		cmocka_unit_test(test_kvm_pcid),
 		cmocka_unit_test(test_what_if),
 		cmocka_unit_test(test_timing_match),
 		cmocka_unit_test(test_timing_kvm),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_machine_txt),
-		cmocka_unit_test(test_bare_trace),
 	};
 
 	if (argc < 2) {
