@@ -125,6 +125,18 @@ struct replay_machine {
 int replay__parse_machine(const struct replay_info *in, const char *spec, enum tlbgen_mode mode,
 			  struct replay_machine *m);
 
+/* A remote decision the kernel traced: when `cpu` took step's IPI. */
+struct replay_delivery {
+	uint64_t ts;
+	uint32_t step;
+	uint16_t cpu;
+};
+
+/* replay-deliver.c: every ST_FLUSH's remote decisions, by time (*out to
+ * free; -ENOMEM); whether step's recorded decisions include one of cpu's. */
+int replay__deliveries(const struct replay_trace *t, struct replay_delivery **out, size_t *nr);
+bool replay__delivery_recorded(const struct replay_trace *t, uint32_t step, unsigned int cpu);
+
 /* replay-match.c: match pd[] (sorted here) against the recorded decisions. */
 int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		  const struct replay_opts *o, struct replay_result *res);

@@ -100,6 +100,9 @@ struct run {
 	unsigned int hz;
 	uint64_t flushes;
 	int err;
+	bool *was_pending;		/* stepped: [nr_cpus] an IPI pending before the step */
+	unsigned int deliver_cpu;	/* stepped: the CPU an IPI is delivered to, ~0 none */
+	uint32_t deliver_step;		/* ... for this step's flush */
 	double mhz;
 	struct replay_model_timing timing;	/* virtual mode */
 };
@@ -107,6 +110,7 @@ struct run {
 static void on_decision(void *ctx, const struct tlbgen_flush_decision *d)
 {
 	struct run *r = ctx;
+	uint32_t step = r->cur[d->initiator];
 	struct pdec *p;
 
 	if (replay__grow((void **)&r->pd, &r->cap_pd, r->nr_pd, sizeof(*r->pd))) {
@@ -114,7 +118,11 @@ static void on_decision(void *ctx, const struct tlbgen_flush_decision *d)
 		return;
 	}
 	p = &r->pd[r->nr_pd];
-	*p = (struct pdec){ .step = r->cur[d->initiator], .seq = (uint32_t)r->nr_pd,
+	/* A lazy target's switch to init_mm in flush_tlb_func() is its own
+	 * decision, made for the flush it was delivered. */
+	if (d->cpu == r->deliver_cpu && d->initiator == d->cpu)
+		step = r->deliver_step;
+	*p = (struct pdec){ .step = step, .seq = (uint32_t)r->nr_pd,
 			    .cpu = (uint16_t)d->cpu, .reason = (uint8_t)d->reason,
 			    .pages = d->pages == TLBGEN_TLB_FLUSH_ALL ? -1 : (long)d->pages };
 	r->nr_pd++;
@@ -232,18 +240,53 @@ static int seed(struct run *r)
 	return ret;
 }
 
+/*
+ * Each IPI reaches its target when the trace shows the target taking it
+ * (replay-deliver.c); one the trace never shows taken, before the next
+ * operation. An initiator still waiting has every IPI delivered before
+ * its next operation: the kernel's returned only once they were taken. A
+ * CPU about to flush takes its own first: the kernel's takes it at the
+ * latest when IRQs are on between its sends and its local call, a point
+ * a stepped flush, run whole, has no room for.
+ */
+static void deliver(struct run *r, unsigned int cpu, uint32_t step)
+{
+	r->deliver_cpu = cpu;
+	r->deliver_step = step;
+	tlbgen_deliver(r->sys, cpu);
+	r->deliver_cpu = ~0u;
+}
+
 static int run_stepped(struct run *r)
 {
 	const struct replay_trace *t = r->t;
+	struct replay_delivery *dl;
+	size_t nr_dl, next = 0;
+	int ret = replay__deliveries(t, &dl, &nr_dl);
 
-	for (size_t i = 0; i < t->nr_st && !r->err; i++) {
-		r->cur[t->st[i].cpu] = (uint32_t)i;
-		r->now_ns = t->st[i].ts;
-		do_step(r, &t->st[i]);
-		/* Native IPIs arrive before the next operation. */
-		tlbgen_run_until_idle(r->sys);
+	for (size_t i = 0; i < t->nr_st && !ret && !r->err; i++) {
+		const struct step *s = &t->st[i];
+
+		for (; next < nr_dl && dl[next].ts <= s->ts; next++)
+			deliver(r, dl[next].cpu, dl[next].step);
+		if (tlbgen_cpu__is_waiting(r->sys, s->cpu) == 1)
+			tlbgen_run_until_idle(r->sys);
+		else if (s->kind == ST_FLUSH && tlbgen_cpu__ipi_pending(r->sys, s->cpu) == 1)
+			tlbgen_deliver(r->sys, s->cpu);
+		for (unsigned int c = 0; c < t->info.nr_cpus; c++)
+			r->was_pending[c] = tlbgen_cpu__ipi_pending(r->sys, c) == 1;
+		r->cur[s->cpu] = (uint32_t)i;
+		r->now_ns = s->ts;
+		do_step(r, s);
+		for (unsigned int c = 0; c < t->info.nr_cpus; c++)
+			if (!r->was_pending[c] && tlbgen_cpu__ipi_pending(r->sys, c) == 1 &&
+			    !replay__delivery_recorded(t, (uint32_t)i, c))
+				deliver(r, c, (uint32_t)i);
 	}
-	return r->err;
+	if (!ret)
+		tlbgen_run_until_idle(r->sys);
+	free(dl);
+	return ret ? ret : r->err;
 }
 
 /* Virtual mode: each CPU replays its own steps at their recorded times. */
@@ -342,7 +385,7 @@ static void fill_costs(struct run *r, struct replay_result *res, enum tlbgen_mod
 int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	       struct replay_result **out)
 {
-	struct run r = { .t = t, .hz = t && t->info.hz ? t->info.hz : 250 };
+	struct run r = { .t = t, .deliver_cpu = ~0u, .hz = t && t->info.hz ? t->info.hz : 250 };
 	struct tlbgen_clock clk = { .jiffies = replay_jiffies, .ctx = &r, .hz = r.hz };
 	struct tlbgen_machine vm;
 	struct replay_result *res;
@@ -362,7 +405,8 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	r.mm = calloc(t->nr_mm + 1, sizeof(*r.mm));
 	r.dead = calloc(t->nr_mm + 1, 1);
 	r.cur = calloc(t->info.nr_cpus, sizeof(*r.cur));
-	if (!res || !r.mm || !r.dead || !r.cur) {
+	r.was_pending = calloc(t->info.nr_cpus, sizeof(*r.was_pending));
+	if (!res || !r.mm || !r.dead || !r.cur || !r.was_pending) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -402,6 +446,7 @@ out:
 	free(r.mm);
 	free(r.dead);
 	free(r.cur);
+	free(r.was_pending);
 	free(r.pd);
 	replay__timing_free(&r.timing);
 	if (ret) {

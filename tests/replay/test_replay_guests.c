@@ -64,7 +64,7 @@ static void test_kvm_pcid(void **state)
 	check_kvm_fixture("tlbflush-2t-pcid", 0, true);
 	check_kvm_fixture("amd-tlbflush-1t-sleep", 0.99, false);
 	check_kvm_fixture("amd-tlbflush-2t", 0, true);
-	check_kvm_fixture("amd-mmap-3t", 0.89, true);
+	check_kvm_fixture("amd-mmap-3t", 0.96, true);
 }
 
 /*
@@ -83,6 +83,26 @@ static void test_pmd_stride(void **state)
 	assert_true(r->total[3].recorded > 9000);
 	assert_true(reason_agreement(r, 3) >= 0.999);
 	assert_true(reason_agreement(r, 4) >= 0.98);
+	replay_result_free(r);
+	replay_trace_free(t);
+}
+
+/*
+ * A flush IPI reaches its target when the kernel's took it: amd-mmap-3t's
+ * threads block on the GIL, so a target has often switched to the idle
+ * task, lazily, by the time it takes a freed-tables flush, and switches to
+ * init_mm there (reason 0, dated to that flush), where a target that took
+ * it at once would have flushed (reason 1).
+ */
+static void test_delivery_time(void **state)
+{
+	struct replay_trace *t = open_fixture("amd-mmap-3t");
+	struct replay_result *r = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
+
+	(void)state;
+	assert_true(r->total[0].recorded > 4000);
+	assert_true(reason_agreement(r, 0) >= 0.85);
+	assert_true(reason_agreement(r, 1) >= 0.85);
 	replay_result_free(r);
 	replay_trace_free(t);
 }
@@ -166,6 +186,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kvm_pcid),
 		cmocka_unit_test(test_pmd_stride),
+		cmocka_unit_test(test_delivery_time),
 		cmocka_unit_test(test_bare_trace),
 	};
 
