@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * harness/replay/replay-match.c - match the model's decisions against the
- * recorded ones: per operation, the longest common subsequence of the two
- * lists of (CPU, reason, pages), so events are matched one to one and in
- * order; counts per CPU and reason; the mismatching operations by class.
+ * recorded ones: per operation and CPU, the longest common subsequence of
+ * the two lists of (reason, pages), so events are matched one to one and
+ * in each CPU's order; counts per CPU and reason; the mismatching
+ * operations by class.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -134,9 +135,9 @@ static int cmp_class(const void *a, const void *b)
  * model's (p*): the longest common subsequence, walked back to count each
  * matched decision per CPU and reason. Returns how many matched.
  */
-static int match_lists(struct replay_result *res, const uint8_t *rr, const long *rp,
-		       const uint16_t *rc, int nr, const uint8_t *pr, const long *pp,
-		       const uint16_t *pc, int np)
+static int match_one_cpu(struct replay_result *res, const uint8_t *rr, const long *rp,
+			 const uint16_t *rc, int nr, const uint8_t *pr, const long *pp,
+			 const uint16_t *pc, int np)
 {
 	uint8_t lcs[MAXL + 1][MAXL + 1];
 	int matched = 0;
@@ -162,6 +163,48 @@ static int match_lists(struct replay_result *res, const uint8_t *rr, const long 
 		} else {
 			j++;
 		}
+	}
+	return matched;
+}
+
+/*
+ * One operation's decisions, matched CPU by CPU: in order on each CPU,
+ * where order is the kernel's program order (a remote flush taken before
+ * the local one is not the same decision sequence as after it); in any
+ * order across CPUs, which ran concurrently and whose interleaving is the
+ * machine's timing, not a flush decision.
+ */
+static int match_lists(struct replay_result *res, const uint8_t *rr, const long *rp,
+		       const uint16_t *rc, int nr, const uint8_t *pr, const long *pp,
+		       const uint16_t *pc, int np)
+{
+	uint8_t r1[MAXL], p1[MAXL];
+	long r2[MAXL], p2[MAXL];
+	uint16_t r3[MAXL], p3[MAXL], done[2 * MAXL];
+	int matched = 0, nd = 0;
+
+	for (int k = 0; k < nr + np; k++) {
+		uint16_t cpu = k < nr ? rc[k] : pc[k - nr];
+		int a = 0, b = 0, seen = 0;
+
+		for (int i = 0; i < nd; i++)
+			seen |= done[i] == cpu;
+		if (seen)
+			continue;
+		done[nd++] = cpu;
+		for (int i = 0; i < nr; i++)
+			if (rc[i] == cpu) {
+				r1[a] = rr[i];
+				r2[a] = rp[i];
+				r3[a++] = cpu;
+			}
+		for (int j = 0; j < np; j++)
+			if (pc[j] == cpu) {
+				p1[b] = pr[j];
+				p2[b] = pp[j];
+				p3[b++] = cpu;
+			}
+		matched += match_one_cpu(res, r1, r2, r3, a, p1, p2, p3, b);
 	}
 	return matched;
 }

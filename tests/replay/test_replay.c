@@ -194,6 +194,58 @@ static void test_timing_kvm(void **state)
 	replay_trace_free(t);
 }
 
+/*
+ * One operation's decisions are matched CPU by CPU: on one CPU in order
+ * (a remote flush taken before the local call is another sequence than
+ * after it), across CPUs in any order (they ran at once; the order the
+ * trace interleaves them in is the machine's timing).
+ */
+static uint64_t match_one(const uint8_t *rr, const uint16_t *rc, const uint8_t *pr,
+			  const uint16_t *pc, unsigned int n)
+{
+	struct replay_trace t = { 0 };
+	struct step st = { .kind = ST_FLUSH, .cpu = 0, .dec_first = 0 };
+	struct rdec dec[4];
+	struct pdec pd[4];
+	struct replay_opts o = { .sz = sizeof(o) };
+	struct replay_result *res = calloc(1, sizeof(*res));
+	uint64_t matched;
+
+	assert_non_null(res);
+	for (unsigned int i = 0; i < n; i++) {
+		dec[i] = (struct rdec){ .next = i + 1 < n ? i + 1 : REPLAY_NONE, .cpu = rc[i],
+					.reason = rr[i], .pages = 1 };
+		pd[i] = (struct pdec){ .step = 0, .seq = i, .cpu = pc[i], .reason = pr[i],
+				       .pages = 1 };
+	}
+	st.dec_last = n - 1;
+	t.info.nr_cpus = 2;
+	t.st = &st;
+	t.nr_st = 1;
+	t.dec = dec;
+	t.nr_dec = n;
+	assert_int_equal(replay__match(&t, pd, n, &o, res), 0);
+	matched = 0;
+	for (int k = 0; k < REPLAY_REASONS; k++)
+		matched += res->total[k].matched;
+	replay_result_free(res);
+	return matched;
+}
+
+static void test_match_order(void **state)
+{
+	/* kernel: 4 on CPU 0, the remote 1 on CPU 1, then CPU 0's local 3 */
+	static const uint8_t r_cross[] = { 4, 1, 3 }, p_cross[] = { 4, 3, 1 };
+	static const uint16_t rc_cross[] = { 0, 1, 0 }, pc_cross[] = { 0, 0, 1 };
+	/* on CPU 0 alone: another flush's remote 1, then the local 3 */
+	static const uint8_t r_same[] = { 4, 1, 3 }, p_same[] = { 4, 3, 1 };
+	static const uint16_t c_same[] = { 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(match_one(r_cross, rc_cross, p_cross, pc_cross, 3), 3);
+	assert_int_equal(match_one(r_same, c_same, p_same, c_same, 3), 2);
+}
+
 /* Bad machine words and profiles are refused; nothing is replayed. */
 static void test_bad_opts(void **state)
 {
@@ -328,6 +380,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_what_if),
 		cmocka_unit_test(test_timing_match),
 		cmocka_unit_test(test_timing_kvm),
+		cmocka_unit_test(test_match_order),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_machine_txt),

@@ -64,7 +64,7 @@ static void test_kvm_pcid(void **state)
 	check_kvm_fixture("tlbflush-2t-pcid", 0, true);
 	check_kvm_fixture("amd-tlbflush-1t-sleep", 0.99, false);
 	check_kvm_fixture("amd-tlbflush-2t", 0, true);
-	check_kvm_fixture("amd-mmap-3t", 0.96, true);
+	check_kvm_fixture("amd-mmap-3t", 0.97, true);
 }
 
 /*
