@@ -432,6 +432,10 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	snprintf(res->profile, sizeof(res->profile), "%s", profile);
 	snprintf(res->machine, sizeof(res->machine), "%s", m.desc);
 	res->nr_cpus = t->info.nr_cpus;
+	if (o->mode == TLBGEN_MODE_VIRTUAL) {
+		res->model_ipi_send_ns = vm.ipi_send * 1e3 / vm.mhz;
+		res->model_ipi_latency_ns = vm.ipi_latency * 1e3 / vm.mhz;
+	}
 	fill_costs(&r, res, o->mode);
 	ret = replay__match(t, r.pd, r.nr_pd, o, res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -133,6 +133,9 @@ struct replay_result {
 	/* The recording's remote flushes (with its csd events), and the
 	 * model's (virtual mode; n 0 in stepped mode). */
 	struct replay_timing recorded_remote, model_remote;
+	/* Virtual mode: the cost model's IPI as looked up (a measured model's
+	 * figures differ from run to run), ns; 0 in stepped mode. */
+	double model_ipi_send_ns, model_ipi_latency_ns;
 	struct replay_mismatch *mismatches;
 	size_t nr_mismatches;
 	uint64_t mismatch_steps;	/* steps that differ (all of them, kept or not) */

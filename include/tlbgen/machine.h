@@ -87,11 +87,14 @@ struct tlbgen_machine {
  * tlbgen_machine_lookup - resolve `spec` ("NAME" or "NAME:field=value,...")
  * into *out. "host" measures this machine (a CAS ping-pong on one line
  * between two threads, a getppid() round trip, a fault and a madvise();
- * about 50 ms). Errors: -EINVAL (NULL,
+ * about 50 ms); "host-kernel" is "host" with this machine's kernel IPI
+ * (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) round trips from two
+ * threads it starts; about 0.1 s more). Errors: -EINVAL (NULL,
  * malformed spec, value out of range: the message names the field),
  * -ENOENT (unknown name or field: the valid ones are printed), -EAGAIN
- * ("host" measured no line transfer: fewer than two CPUs in the calling
- * thread's affinity). *out is untouched on error. Thread-safe.
+ * ("host" measured no line transfer, or "host-kernel" no IPI: fewer than
+ * two CPUs in the calling thread's affinity, or no membarrier). *out is
+ * untouched on error. Thread-safe.
  */
 TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out);
 

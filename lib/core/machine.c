@@ -285,7 +285,7 @@ static void list_valid(void)
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0, "%s%s",
 					i ? " " : "", fields[i].name);
-	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 arm64-128 unmatched host; "
+	tlbgen__pr(TLBGEN_WARN, "tlbgen: machines: skylake-56 skylake-56-pti skx-2s-80 power10 arm64-128 unmatched host host-kernel; "
 		   "fields: %s\n", buf);
 }
 
@@ -340,6 +340,8 @@ static int machine_lookup(const char *spec, struct tlbgen_machine *out, size_t o
 	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
 	if (nlen == 4 && !strncmp(spec, "host", 4)) {
 		err = tlbgen__machine_measure_host(&m, &skylake_56);
+	} else if (nlen == 11 && !strncmp(spec, "host-kernel", 11)) {
+		err = tlbgen__machine_measure_host_kernel(&m, &skylake_56);
 	} else {
 		for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
 			if (strlen(builtin[i]->name) == nlen && !strncmp(builtin[i]->name, spec, nlen)) {

@@ -21,5 +21,9 @@ int tlbgen__machine_valid(const struct tlbgen_machine *m);
 /* The "host" model, measured now (about 50 ms; machine-host.c): `base`'s
  * figures for what cannot be measured from here. 0 or -EAGAIN. */
 int tlbgen__machine_measure_host(struct tlbgen_machine *m, const struct tlbgen_machine *base);
+/* "host-kernel" (machine-host-ipi.c): "host", its IPI this machine's kernel
+ * IPI, measured with membarrier() (about 0.1 s more). 0 or -EAGAIN. */
+int tlbgen__machine_measure_host_kernel(struct tlbgen_machine *m,
+					const struct tlbgen_machine *base);
 
 #endif

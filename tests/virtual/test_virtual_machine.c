@@ -225,6 +225,32 @@ static void test_machine_parser(void **state)
 	tlbgen_set_print(NULL);
 }
 
+/*
+ * "host-kernel": "host" with this machine's kernel IPI round trip (a
+ * membarrier() IPI less the call without one) as ipi_latency, less the
+ * csd line's three transfers; its fields take overrides as any model's.
+ * A kernel IPI costs more than one line transfer anywhere it exists.
+ * Where membarrier or a second CPU is missing it says so (-EAGAIN).
+ */
+static void test_machine_host_kernel(void **state)
+{
+	struct tlbgen_machine m;
+	int err;
+
+	(void)state;
+	err = tlbgen_machine_lookup("host-kernel", &m);
+	if (err == -EAGAIN)
+		skip();
+	assert_int_equal(err, 0);
+	assert_string_equal(m.name, "host-kernel");
+	assert_int_equal(m.sockets, 1);
+	assert_int_equal(m.ipi_send, 0);
+	assert_true(m.ipi_latency > m.same_socket);
+	assert_int_equal(tlbgen_machine_lookup("host-kernel:ipi_latency=4321,ipi_send=7", &m), 0);
+	assert_int_equal(m.ipi_latency, 4321);
+	assert_int_equal(m.ipi_send, 7);
+}
+
 static void test_misuse(void **state)
 {
 	struct tlbgen_system *st = t_sys("latest", 2, 1), *v;
@@ -306,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_work_jitter_error_keeps_stream),
 		cmocka_unit_test(test_machine_parser),
 		cmocka_unit_test(test_machine_zap_batched),
+		cmocka_unit_test(test_machine_host_kernel),
 		cmocka_unit_test(test_misuse),
 	};
 
