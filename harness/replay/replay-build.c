@@ -220,6 +220,12 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 		c->remote_req = REPLAY_NONE;
 		if (e->a == 0)
 			c->loaded = -1;
+		/* A target that was lazy (0) or ran another mm (5) got the IPI
+		 * only past should_flush_tlb(): the flush freed page tables
+		 * (every CPU in the mask is called), or it was the mm's
+		 * once-a-second cpumask trim. Both call that CPU. */
+		if (e->a == 0 || e->a == 5)
+			b->t->st[rq].freed = 1;
 		return replay__attach(b, rq, e, ev);
 	}
 	if (e->a == 0)
