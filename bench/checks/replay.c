@@ -88,6 +88,7 @@ static void record(const struct replay_result *r, enum tlbgen_mode mode)
 	metric("flush_requests", "events", NULL, params(r), (double)r->flush_requests);
 	metric("ipis", "events", "lower", params(r), (double)r->ipis);
 	metric("hypercall_targets", "events", "lower", params(r), (double)r->hypercall_targets);
+	metric("pv_flagged", "events", NULL, params(r), (double)r->pv_flagged);
 	metric("switch_flushes", "events", "lower", params(r), (double)r->switch_flushes);
 	metric("full_flushes", "events", "lower", params(r), (double)r->full_flushes);
 	metric("partial_flushes", "events", NULL, params(r), (double)r->partial_flushes);

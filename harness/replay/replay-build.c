@@ -250,6 +250,7 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 		}
 		if (e->a == 4) {
 			c->req = (uint32_t)s;
+			b->t->st[s].csd_known = b->have_csd && b->t->info.nr_cpus <= 64;
 			if (!b->t->mm[mm].first_remote && b->t->mm[mm].preexisting)
 				b->t->mm[mm].first_remote = 2;	/* 2: reason 4 came first */
 		} else if (!b->t->mm[mm].first_remote) {
@@ -340,8 +341,11 @@ static void on_csd(struct builder *b, const struct rev *e)
 		}
 		break;
 	case EV_CSD_QUEUE:
-		if (c->req != REPLAY_NONE)
+		if (c->req != REPLAY_NONE) {
 			*csd_slot(b, (uint64_t)e->c) = c->req;
+			if (e->a >= 0 && e->a < 64)
+				b->t->st[c->req].csd_mask |= 1ull << e->a;
+		}
 		break;
 	}
 }

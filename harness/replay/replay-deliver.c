@@ -10,7 +10,8 @@
  * kernel's ran it in the state it had at its csd entry: a lazy target
  * traces a switch to init_mm there (reason 0), a running one a remote
  * flush (reason 1). The trace dates each remote decision, so the replay
- * delivers at that date.
+ * delivers at that date. And under KVM's pv flush, the CPUs a flush queued
+ * no csd to were preempted vCPUs, flagged instead.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -76,4 +77,31 @@ bool replay__delivery_recorded(const struct replay_trace *t, uint32_t step, unsi
 		if (t->dec[d].cpu == cpu && remote_decision(s, &t->dec[d]))
 			return true;
 	return false;
+}
+
+/*
+ * kvm_flush_tlb_multi() flags a preempted vCPU (KVM_VCPU_FLUSH_TLB, the
+ * host flushes it before it runs again) and IPIs only the others: a CPU the
+ * recorded flush queued no csd to, where the model would call it, was
+ * preempted then. Mark every CPU the flush did not queue to preempted for
+ * the step (one the model skips anyway is not called either way).
+ */
+uint64_t replay__preempt_unqueued(struct tlbgen_system *sys, const struct replay_trace *t,
+				  const struct step *s)
+{
+	uint64_t flagged = 0;
+
+	if (s->kind != ST_FLUSH || !s->csd_known)
+		return 0;
+	for (unsigned int c = 0; c < t->info.nr_cpus; c++)
+		if (c != s->cpu && !(s->csd_mask & (1ull << c)) && !tlbgen_vcpu__preempt(sys, c))
+			flagged |= 1ull << c;
+	return flagged;
+}
+
+void replay__resume_flagged(struct tlbgen_system *sys, uint64_t flagged)
+{
+	for (unsigned int c = 0; flagged; c++, flagged >>= 1)
+		if (flagged & 1)
+			tlbgen_vcpu__resume(sys, c);
 }

@@ -64,6 +64,8 @@ struct step {
 	uint8_t unrecorded;	/* the kernel's decisions here were not traced */
 	uint8_t stride;		/* ST_FLUSH: stride_shift (12, or 21 for huge pages) */
 	uint8_t batch;		/* ST_FLUSH: arch_tlbbatch_flush() (mm NULL) */
+	uint8_t csd_known;	/* ST_FLUSH of a reason 4, csd events recorded: */
+	uint64_t csd_mask;	/* ... the CPUs (< 64) it queued a csd to */
 };
 
 /* An address space of the recorded run. */
@@ -136,6 +138,11 @@ struct replay_delivery {
  * free; -ENOMEM); whether step's recorded decisions include one of cpu's. */
 int replay__deliveries(const struct replay_trace *t, struct replay_delivery **out, size_t *nr);
 bool replay__delivery_recorded(const struct replay_trace *t, uint32_t step, unsigned int cpu);
+/* Under KVM's pv flush: mark preempted, for step s, each CPU its recorded
+ * flush queued no csd to; the mask of those marked. Then resume them. */
+uint64_t replay__preempt_unqueued(struct tlbgen_system *sys, const struct replay_trace *t,
+				  const struct step *s);
+void replay__resume_flagged(struct tlbgen_system *sys, uint64_t flagged);
 
 /* replay-match.c: match pd[] (sorted here) against the recorded decisions. */
 int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,

@@ -101,6 +101,7 @@ struct run {
 	uint64_t flushes;
 	int err;
 	bool *was_pending;		/* stepped: [nr_cpus] an IPI pending before the step */
+	bool kvm;			/* pv_flush_tlb_multi kvm: preempted vCPUs are flagged */
 	unsigned int deliver_cpu;	/* stepped: the CPU an IPI is delivered to, ~0 none */
 	uint32_t deliver_step;		/* ... for this step's flush */
 	double mhz;
@@ -266,6 +267,7 @@ static int run_stepped(struct run *r)
 
 	for (size_t i = 0; i < t->nr_st && !ret && !r->err; i++) {
 		const struct step *s = &t->st[i];
+		uint64_t flagged;
 
 		for (; next < nr_dl && dl[next].ts <= s->ts; next++)
 			deliver(r, dl[next].cpu, dl[next].step);
@@ -277,7 +279,9 @@ static int run_stepped(struct run *r)
 			r->was_pending[c] = tlbgen_cpu__ipi_pending(r->sys, c) == 1;
 		r->cur[s->cpu] = (uint32_t)i;
 		r->now_ns = s->ts;
+		flagged = r->kvm ? replay__preempt_unqueued(r->sys, t, s) : 0;
 		do_step(r, s);
+		replay__resume_flagged(r->sys, flagged);
 		for (unsigned int c = 0; c < t->info.nr_cpus; c++)
 			if (!r->was_pending[c] && tlbgen_cpu__ipi_pending(r->sys, c) == 1 &&
 			    !replay__delivery_recorded(t, (uint32_t)i, c))
@@ -338,6 +342,7 @@ static int make_system(struct run *r, const struct replay_opts *o, const struct 
 	ret = tlbgen_system__create(&so, &r->sys);
 	if (ret)
 		return ret;
+	r->kvm = !strcmp(m->pv, "kvm");
 	return tlbgen_system__set_choice(r->sys, "pv_flush_tlb_multi", m->pv);
 }
 
@@ -365,6 +370,7 @@ static void fill_costs(struct run *r, struct replay_result *res, enum tlbgen_mod
 	res->flush_requests = r->flushes;
 	res->ipis = st[TLBGEN_STAT_IPI_SENT];
 	res->hypercall_targets = st[TLBGEN_STAT_IPI_AVOIDED];
+	res->pv_flagged = st[TLBGEN_STAT_PV_FLUSH_DEFERRED];
 	res->switch_flushes = st[TLBGEN_STAT_SWITCH_MM_FLUSH];
 	res->full_flushes = st[TLBGEN_STAT_FULL_FLUSH];
 	res->partial_flushes = st[TLBGEN_STAT_PARTIAL_FLUSH];

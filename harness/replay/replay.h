@@ -124,6 +124,7 @@ struct replay_result {
 	uint64_t flush_requests;	/* flush_tlb_mm_range() calls */
 	uint64_t ipis;			/* IPIs sent */
 	uint64_t hypercall_targets;	/* CPUs a hypervisor flushed */
+	uint64_t pv_flagged;		/* preempted vCPUs kvm_flush_tlb_multi() flagged */
 	uint64_t switch_flushes;	/* CR3 loads that flushed */
 	uint64_t full_flushes, partial_flushes;
 	uint64_t remote_flush_funcs;	/* flush_tlb_func() on a non-initiator */

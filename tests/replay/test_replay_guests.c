@@ -127,6 +127,27 @@ static void test_wrong_mm_target(void **state)
 	replay_trace_free(t);
 }
 
+/*
+ * kvm_flush_tlb_multi() flags a preempted vCPU instead of IPIing it: where
+ * the recorded flush queued no csd to a CPU the model would call, that
+ * vCPU was preempted, and the replay flags it for the step. On a machine
+ * said to IPI natively nothing is flagged, and the model sends more IPIs.
+ */
+static void test_kvm_flagged(void **state)
+{
+	struct replay_trace *t = open_fixture("amd-mmap-3t");
+	struct replay_result *k = run(t, NULL, NULL, TLBGEN_MODE_STEPPED);
+	struct replay_result *n = run(t, NULL, "native", TLBGEN_MODE_STEPPED);
+
+	(void)state;
+	assert_true(k->pv_flagged > 0);
+	assert_int_equal(n->pv_flagged, 0);
+	assert_true(n->ipis > k->ipis);
+	replay_result_free(k);
+	replay_result_free(n);
+	replay_trace_free(t);
+}
+
 /* Without the snapshot: a warning says what was inferred, and it replays. */
 /* fixtures/NAME/trace.dat copied alone (no snapshot beside it), opened. */
 static struct replay_trace *open_bare(const char *name)
@@ -208,6 +229,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pmd_stride),
 		cmocka_unit_test(test_delivery_time),
 		cmocka_unit_test(test_wrong_mm_target),
+		cmocka_unit_test(test_kvm_flagged),
 		cmocka_unit_test(test_bare_trace),
 	};
 
