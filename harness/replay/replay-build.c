@@ -139,14 +139,16 @@ static int unannounced_switch(struct builder *b, const struct rev *e, uint32_t e
  * A local flush traced with 0 pages: nr_invalidate is the range in stride
  * units, and a range shorter than its stride is 0 of them. x86's
  * tlb_flush() takes the stride from what the gather cleared
- * (tlb_get_unmap_shift()): free_pgtables() freeing a PTE table clears only
- * a pmd, over one page (pte_free_tlb() -> tlb_flush_pmd_range()), so the
- * flush is PMD_SHIFT-strided; the reason 4 before it counts PAGE_SHIFT
- * pages. The stride that makes `pages` pages 0 strides: PMD_SHIFT, or
- * PUD_SHIFT past 2 MiB. Such a gather freed a table: freed_tables, so
- * lazy CPUs are flushed too (should_flush_tlb()). (A flush that found its
- * generation done traces 0 too; the model then finds the same and traces
- * 0 at any stride.)
+ * (tlb_get_unmap_shift()): PAGE_SHIFT if any PTE, else PMD_SHIFT if a pmd.
+ * free_pgtables() freeing a PTE table starts pte_free_tlb() with
+ * tlb_flush_pmd_range() over one page (cleared_pmds) and sets
+ * freed_tables; a gather that cleared no PTE besides is PMD_SHIFT-strided,
+ * while the reason 4 before it counts PAGE_SHIFT pages. The stride that
+ * makes `pages` pages 0 strides: PMD_SHIFT, or PUD_SHIFT past 2 MiB. With
+ * freed_tables, native_flush_tlb_multi() calls every CPU in the mask,
+ * lazy ones too (on_each_cpu_mask(), not should_flush_tlb()). A local
+ * flush that found its generation done returns before any trace, so 0
+ * strides is the only way a reason 3 traces 0.
  */
 static uint8_t zero_strides(long pages)
 {
@@ -220,10 +222,11 @@ static int on_tlb(struct builder *b, const struct rev *e, uint32_t ev)
 		c->remote_req = REPLAY_NONE;
 		if (e->a == 0)
 			c->loaded = -1;
-		/* A target that was lazy (0) or ran another mm (5) got the IPI
-		 * only past should_flush_tlb(): the flush freed page tables
-		 * (every CPU in the mask is called), or it was the mm's
-		 * once-a-second cpumask trim. Both call that CPU. */
+		/* should_flush_tlb() refuses a lazy target (0) and one that
+		 * runs another mm (5), except for the mm's once-a-second
+		 * cpumask trim (5); a flush that freed page tables bypasses it
+		 * (on_each_cpu_mask() calls every CPU in the mask). Rebuilt
+		 * with freed_tables, the model calls that CPU either way. */
 		if (e->a == 0 || e->a == 5)
 			b->t->st[rq].freed = 1;
 		return replay__attach(b, rq, e, ev);

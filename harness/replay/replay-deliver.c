@@ -38,6 +38,8 @@ int replay__deliveries(const struct replay_trace *t, struct replay_delivery **ou
 	struct replay_delivery *dl = NULL;
 	size_t n = 0, cap = 0;
 
+	*out = NULL;
+	*nr = 0;
 	for (size_t i = 0; i < t->nr_st; i++) {
 		const struct step *s = &t->st[i];
 

@@ -135,9 +135,9 @@ static int cmp_class(const void *a, const void *b)
  * model's (p*): the longest common subsequence, walked back to count each
  * matched decision per CPU and reason. Returns how many matched.
  */
-static int match_one_cpu(struct replay_result *res, const uint8_t *rr, const long *rp,
-			 const uint16_t *rc, int nr, const uint8_t *pr, const long *pp,
-			 const uint16_t *pc, int np)
+static int match_one_cpu(struct replay_result *res, unsigned int n, const uint8_t *rr,
+			 const long *rp, const uint16_t *rc, int nr, const uint8_t *pr,
+			 const long *pp, const uint16_t *pc, int np)
 {
 	uint8_t lcs[MAXL + 1][MAXL + 1];
 	int matched = 0;
@@ -154,7 +154,8 @@ static int match_one_cpu(struct replay_result *res, const uint8_t *rr, const lon
 		}
 	for (int i = 0, j = 0; i < nr && j < np;) {
 		if (rr[i] == pr[j] && rp[i] == pp[j] && rc[i] == pc[j]) {
-			res->per_cpu[rc[i] * REPLAY_REASONS + rr[i]].matched++;
+			if (rc[i] < n && rr[i] < REPLAY_REASONS)
+				res->per_cpu[rc[i] * REPLAY_REASONS + rr[i]].matched++;
 			matched++;
 			i++;
 			j++;
@@ -174,9 +175,9 @@ static int match_one_cpu(struct replay_result *res, const uint8_t *rr, const lon
  * order across CPUs, which ran concurrently and whose interleaving is the
  * machine's timing, not a flush decision.
  */
-static int match_lists(struct replay_result *res, const uint8_t *rr, const long *rp,
-		       const uint16_t *rc, int nr, const uint8_t *pr, const long *pp,
-		       const uint16_t *pc, int np)
+static int match_lists(struct replay_result *res, unsigned int n, const uint8_t *rr,
+		       const long *rp, const uint16_t *rc, int nr, const uint8_t *pr,
+		       const long *pp, const uint16_t *pc, int np)
 {
 	uint8_t r1[MAXL], p1[MAXL];
 	long r2[MAXL], p2[MAXL];
@@ -204,7 +205,7 @@ static int match_lists(struct replay_result *res, const uint8_t *rr, const long 
 				p2[b] = pp[j];
 				p3[b++] = cpu;
 			}
-		matched += match_one_cpu(res, r1, r2, r3, a, p1, p2, p3, b);
+		matched += match_one_cpu(res, n, r1, r2, r3, a, p1, p2, p3, b);
 	}
 	return matched;
 }
@@ -274,7 +275,7 @@ int replay__match(const struct replay_trace *t, struct pdec *pd, size_t nr_pd,
 		}
 		if (!nr && !np)
 			continue;
-		matched = match_lists(res, rr, rp, rc, nr, pr, pp, pc, np);
+		matched = match_lists(res, n, rr, rp, rc, nr, pr, pp, pc, np);
 		if (matched == nr && matched == np)
 			continue;
 		res->mismatch_steps++;

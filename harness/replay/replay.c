@@ -100,7 +100,6 @@ struct run {
 	unsigned int hz;
 	uint64_t flushes;
 	int err;
-	bool *was_pending;		/* stepped: [nr_cpus] an IPI pending before the step */
 	bool kvm;			/* pv_flush_tlb_multi kvm: preempted vCPUs are flagged */
 	unsigned int deliver_cpu;	/* stepped: the CPU an IPI is delivered to, ~0 none */
 	uint32_t deliver_step;		/* ... for this step's flush */
@@ -243,49 +242,67 @@ static int seed(struct run *r)
 
 /*
  * Each IPI reaches its target when the trace shows the target taking it
- * (replay-deliver.c); one the trace never shows taken, before the next
- * operation. An initiator still waiting has every IPI delivered before
- * its next operation: the kernel's returned only once they were taken. A
- * CPU about to flush takes its own first: the kernel's takes it at the
- * latest when IRQs are on between its sends and its local call, a point
- * a stepped flush, run whole, has no room for.
+ * (replay-deliver.c); one the trace never shows taken, right after its
+ * flush. An initiator still waiting has its calls delivered before its
+ * next operation: the kernel's returned only once they were taken. A CPU
+ * about to flush takes the calls queued on it first: the kernel's takes
+ * them at the latest when IRQs are on between its sends and its local
+ * call, a point a stepped flush, run whole, has no room for. Each delivery
+ * runs one initiator's call only (tlbgen_deliver_from()), and what the
+ * target decides there is dated to that initiator's flush.
  */
-static void deliver(struct run *r, unsigned int cpu, uint32_t step)
+static void deliver(struct run *r, unsigned int cpu, unsigned int src, uint32_t step)
 {
+	if (cpu == src)
+		return;
 	r->deliver_cpu = cpu;
 	r->deliver_step = step;
-	tlbgen_deliver(r->sys, cpu);
+	(void)tlbgen_deliver_from(r->sys, cpu, src);	/* -ENOENT: the model queued none */
 	r->deliver_cpu = ~0u;
+}
+
+static void deliver_all_from(struct run *r, unsigned int src)
+{
+	for (unsigned int c = 0; c < r->t->info.nr_cpus; c++)
+		deliver(r, c, src, r->cur[src]);
+}
+
+static void deliver_all_to(struct run *r, unsigned int cpu)
+{
+	for (unsigned int src = 0; src < r->t->info.nr_cpus; src++)
+		deliver(r, cpu, src, r->cur[src]);
 }
 
 static int run_stepped(struct run *r)
 {
 	const struct replay_trace *t = r->t;
-	struct replay_delivery *dl;
-	size_t nr_dl, next = 0;
+	struct replay_delivery *dl = NULL;
+	size_t nr_dl = 0, next = 0;
 	int ret = replay__deliveries(t, &dl, &nr_dl);
 
 	for (size_t i = 0; i < t->nr_st && !ret && !r->err; i++) {
 		const struct step *s = &t->st[i];
 		uint64_t flagged;
 
-		for (; next < nr_dl && dl[next].ts <= s->ts; next++)
-			deliver(r, dl[next].cpu, dl[next].step);
+		/* Dated deliveries up to now; one dated before its own flush
+		 * (clocks of two CPUs a little apart) waits for that flush. */
+		for (; next < nr_dl && dl[next].ts <= s->ts && dl[next].step < i; next++)
+			deliver(r, dl[next].cpu, t->st[dl[next].step].cpu, dl[next].step);
+		if (tlbgen_cpu__is_waiting(r->sys, s->cpu) == 1)
+			deliver_all_from(r, s->cpu);
 		if (tlbgen_cpu__is_waiting(r->sys, s->cpu) == 1)
 			tlbgen_run_until_idle(r->sys);
-		else if (s->kind == ST_FLUSH && tlbgen_cpu__ipi_pending(r->sys, s->cpu) == 1)
-			tlbgen_deliver(r->sys, s->cpu);
-		for (unsigned int c = 0; c < t->info.nr_cpus; c++)
-			r->was_pending[c] = tlbgen_cpu__ipi_pending(r->sys, c) == 1;
+		if (s->kind == ST_FLUSH && tlbgen_cpu__ipi_pending(r->sys, s->cpu) == 1)
+			deliver_all_to(r, s->cpu);
 		r->cur[s->cpu] = (uint32_t)i;
 		r->now_ns = s->ts;
 		flagged = r->kvm ? replay__preempt_unqueued(r->sys, t, s) : 0;
 		do_step(r, s);
 		replay__resume_flagged(r->sys, flagged);
-		for (unsigned int c = 0; c < t->info.nr_cpus; c++)
-			if (!r->was_pending[c] && tlbgen_cpu__ipi_pending(r->sys, c) == 1 &&
-			    !replay__delivery_recorded(t, (uint32_t)i, c))
-				deliver(r, c, (uint32_t)i);
+		if (s->kind == ST_FLUSH)
+			for (unsigned int c = 0; c < t->info.nr_cpus; c++)
+				if (!replay__delivery_recorded(t, (uint32_t)i, c))
+					deliver(r, c, s->cpu, (uint32_t)i);
 	}
 	if (!ret)
 		tlbgen_run_until_idle(r->sys);
@@ -411,8 +428,7 @@ int replay_run(const struct replay_trace *t, const struct replay_opts *o,
 	r.mm = calloc(t->nr_mm + 1, sizeof(*r.mm));
 	r.dead = calloc(t->nr_mm + 1, 1);
 	r.cur = calloc(t->info.nr_cpus, sizeof(*r.cur));
-	r.was_pending = calloc(t->info.nr_cpus, sizeof(*r.was_pending));
-	if (!res || !r.mm || !r.dead || !r.cur || !r.was_pending) {
+	if (!res || !r.mm || !r.dead || !r.cur) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -456,7 +472,6 @@ out:
 	free(r.mm);
 	free(r.dead);
 	free(r.cur);
-	free(r.was_pending);
 	free(r.pd);
 	replay__timing_free(&r.timing);
 	if (ret) {
