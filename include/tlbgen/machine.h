@@ -89,7 +89,8 @@ struct tlbgen_machine {
  * between two threads, a getppid() round trip, a fault and a madvise();
  * about 50 ms); "host-kernel" is "host" with this machine's kernel IPI
  * (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) round trips from two
- * threads it starts; about 0.1 s more). Errors: -EINVAL (NULL,
+ * threads it starts; about 0.2 s more; the process stays registered for
+ * private expedited membarrier). Errors: -EINVAL (NULL,
  * malformed spec, value out of range: the message names the field),
  * -ENOENT (unknown name or field: the valid ones are printed), -EAGAIN
  * ("host" measured no line transfer, or "host-kernel" no IPI: fewer than

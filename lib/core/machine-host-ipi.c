@@ -12,6 +12,12 @@
  * with that thread asleep (its CPU idle, whose mm is not ours) no IPI is
  * sent and the call costs the system call alone. The difference of the two
  * medians is the kernel's IPI round trip here (the middle of three rounds).
+ *
+ * What it leaves behind: the process stays registered for private
+ * expedited membarrier (registration cannot be undone; the first costs a
+ * synchronize_rcu()). Each call also IPIs the CPUs that run the caller's
+ * other threads at the time, in both states, which disturbs them and can
+ * make the figure high on a busy multi-threaded program.
  */
 #include <errno.h>
 #include <linux/membarrier.h>
@@ -36,6 +42,7 @@
 struct ipi_probe {
 	int cpu[2];			/* the caller's CPU and the target's */
 	atomic_int spin;		/* the target spins (1) or sleeps (0) */
+	atomic_ulong ticks;		/* the spinning target's progress */
 	atomic_int stop;
 	uint64_t median[IPI_ROUNDS][2];	/* ns per call: target asleep, spinning */
 	int err;
@@ -49,13 +56,13 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void pin_to(int cpu)
+static int pin_to(int cpu)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -71,25 +78,42 @@ static void *target(void *arg)
 	struct ipi_probe *p = arg;
 	const struct timespec ms = { .tv_nsec = 1000000 };
 
-	pin_to(p->cpu[1]);
+	if (pin_to(p->cpu[1]))
+		p->err = -EAGAIN;	/* on the caller's CPU it would measure nothing */
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
-		if (!atomic_load_explicit(&p->spin, memory_order_relaxed))
+		if (atomic_load_explicit(&p->spin, memory_order_relaxed))
+			atomic_fetch_add_explicit(&p->ticks, 1, memory_order_relaxed);
+		else
 			nanosleep(&ms, NULL);
 	}
 	return NULL;
 }
 
-static uint64_t median_call_ns(uint64_t *v)
+/*
+ * The median call in ns. While the target spins, only calls across which
+ * it made progress count: a target the scheduler took off its CPU (a busy
+ * machine) is sent no IPI, and the call would time the system call alone.
+ * 0 when fewer than half of them count.
+ */
+static uint64_t median_call_ns(struct ipi_probe *p, bool spinning, uint64_t *v)
 {
+	int n = 0;
+
 	for (int i = 0; i < IPI_WARMUP + IPI_CALLS; i++) {
-		uint64_t t0 = now_ns();
+		unsigned long k0 = atomic_load_explicit(&p->ticks, memory_order_relaxed);
+		uint64_t t0 = now_ns(), t1;
 
 		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-		if (i >= IPI_WARMUP)
-			v[i - IPI_WARMUP] = now_ns() - t0;
+		t1 = now_ns();
+		if (i < IPI_WARMUP ||
+		    (spinning && atomic_load_explicit(&p->ticks, memory_order_relaxed) == k0))
+			continue;
+		v[n++] = t1 - t0;
 	}
-	qsort(v, IPI_CALLS, sizeof(*v), cmp_u64);
-	return v[IPI_CALLS / 2];
+	if (n < IPI_CALLS / 2)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+	return v[n / 2];
 }
 
 /* The caller, on a thread of its own so that no user thread is re-pinned. */
@@ -105,12 +129,13 @@ static void *caller(void *arg)
 		p->err = -EAGAIN;
 		return NULL;
 	}
-	pin_to(p->cpu[0]);
-	for (int r = 0; r < IPI_ROUNDS; r++)
+	if (pin_to(p->cpu[0]))
+		p->err = -EAGAIN;
+	for (int r = 0; r < IPI_ROUNDS && !p->err; r++)
 		for (int s = 0; s < 2; s++) {
 			atomic_store(&p->spin, s);
 			nanosleep(&settle, NULL);
-			p->median[r][s] = median_call_ns(v);
+			p->median[r][s] = median_call_ns(p, s, v);
 		}
 	atomic_store(&p->stop, 1);
 	pthread_join(t, NULL);
@@ -142,8 +167,11 @@ static uint64_t measure_kernel_ipi_ns(void)
 		return 0;
 	/* A guest's vCPUs are moved and preempted: one round can be off by a
 	 * fifth; the middle one of three is steadier. */
-	for (int r = 0; r < IPI_ROUNDS; r++)
+	for (int r = 0; r < IPI_ROUNDS; r++) {
+		if (!p.median[r][1])
+			return 0;	/* the target was not running for most calls */
 		d[r] = p.median[r][1] > p.median[r][0] ? p.median[r][1] - p.median[r][0] : 0;
+	}
 	qsort(d, IPI_ROUNDS, sizeof(d[0]), cmp_u64);
 	return d[IPI_ROUNDS / 2];
 }
@@ -166,8 +194,9 @@ int tlbgen__machine_measure_host_kernel(struct tlbgen_machine *m, const struct t
 	snprintf(m->name, sizeof(m->name), "host-kernel");
 	if (!rtt) {
 		tlbgen__pr(TLBGEN_WARN, "tlbgen: machine host-kernel: no kernel IPI measured "
-			   "(membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) unavailable, or "
-			   "fewer than two CPUs in this thread's affinity)\n");
+			   "(membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) unavailable, fewer than "
+			   "two CPUs in this thread's affinity, a thread not pinned to one, or its "
+			   "spinning target kept off its CPU by other work)\n");
 		return -EAGAIN;
 	}
 	csd = 3ull * m->same_socket;

@@ -22,7 +22,7 @@ int tlbgen__machine_valid(const struct tlbgen_machine *m);
  * figures for what cannot be measured from here. 0 or -EAGAIN. */
 int tlbgen__machine_measure_host(struct tlbgen_machine *m, const struct tlbgen_machine *base);
 /* "host-kernel" (machine-host-ipi.c): "host", its IPI this machine's kernel
- * IPI, measured with membarrier() (about 0.1 s more). 0 or -EAGAIN. */
+ * IPI, measured with membarrier() (about 0.2 s more). 0 or -EAGAIN. */
 int tlbgen__machine_measure_host_kernel(struct tlbgen_machine *m,
 					const struct tlbgen_machine *base);
 

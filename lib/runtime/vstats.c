@@ -13,9 +13,11 @@
 /*
  * A timed sleep (idle until an event, a csd wait, a spend) is charged when
  * it begins, so that a run that ends mid-sleep still sums to the clocks. A
- * CPU that reads the counters mid-run sees them as of its own clock: another
- * CPU's sleep counts up to that clock, not to where it will end, or a window
- * between two such reads could go negative.
+ * CPU that reads the counters mid-run sees each other CPU's sleep up to its
+ * own clock, not to where the sleep will end, or a window between two such
+ * reads could go negative. Other charges are a CPU's work up to its own
+ * clock, which may run a little ahead of the reader's (at most to its next
+ * scheduling point); a CPU that never ran counts nothing until it is woken.
  */
 static void as_of_reader(const struct tlbgen_vt *vt, struct tlbgen_vtime_stats *s)
 {
