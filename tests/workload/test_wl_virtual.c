@@ -66,15 +66,7 @@ static int reader(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 static void run_pair(struct vrun *r, int (*a)(struct tlbgen_system *, unsigned int, void *),
 		     int (*b)(struct tlbgen_system *, unsigned int, void *))
 {
-	int ret;
-
-	assert_int_equal(tlbgen_cpu__spawn(r->sys, 0, a, r), 0);
-	assert_int_equal(tlbgen_cpu__spawn(r->sys, 1, b, r), 0);
-	assert_int_equal(tlbgen_vtime__run(r->sys, UINT64_MAX), 0);
-	for (unsigned int c = 0; c < 2; c++) {
-		assert_int_equal(tlbgen_cpu__join(r->sys, c, &ret), 0);
-		assert_int_equal(ret, 0);
-	}
+	wl_vsys_run_pair(r->sys, a, b, r);
 }
 
 /* The reader sleeps while the writer holds the lock, idle in virtual time. */

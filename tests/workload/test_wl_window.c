@@ -75,18 +75,10 @@ static int sleeper(struct tlbgen_system *sys, unsigned int cpu, void *arg)
 
 static void run(struct wrun *r, bool spend)
 {
-	int ret;
-
 	memset(r, 0, sizeof(*r));
 	r->spend = spend;
 	wl_vsys_create("skylake-56", 2, &r->sys, &r->mm, &r->wl);
-	assert_int_equal(tlbgen_cpu__spawn(r->sys, 0, reader, r), 0);
-	assert_int_equal(tlbgen_cpu__spawn(r->sys, 1, sleeper, r), 0);
-	assert_int_equal(tlbgen_vtime__run(r->sys, UINT64_MAX), 0);
-	for (unsigned int c = 0; c < 2; c++) {
-		assert_int_equal(tlbgen_cpu__join(r->sys, c, &ret), 0);
-		assert_int_equal(ret, 0);
-	}
+	wl_vsys_run_pair(r->sys, reader, sleeper, r);
 	assert_int_equal(tlbgen_oracle__violations(r->sys), 0);
 	tlbgen_wl__destroy(r->wl);
 	assert_int_equal(tlbgen_system__destroy(r->sys), 0);

@@ -2,7 +2,7 @@
 /*
  * tests/workload/wl-vsys.h - the workload tests' virtual system: `cpus`
  * CPUs on the machine model `machine`, profile latest, seed 1, with a
- * 64-page mm and a workload on it.
+ * 64-page mm and a workload on it; two CPU programs run on it.
  */
 #ifndef TLBGEN_TESTS_WL_VSYS_H
 #define TLBGEN_TESTS_WL_VSYS_H
@@ -24,6 +24,22 @@ static inline void wl_vsys_create(const char *machine, unsigned int cpus,
 	}
 	*mm = t_mm(*sys, 64);
 	assert_int_equal(tlbgen_wl__create(*sys, &wo, wl), 0);
+}
+
+/* CPU 0 runs `a`, CPU 1 `b` (both given `arg`), to the end; both return 0. */
+static inline void wl_vsys_run_pair(struct tlbgen_system *sys,
+				    int (*a)(struct tlbgen_system *, unsigned int, void *),
+				    int (*b)(struct tlbgen_system *, unsigned int, void *), void *arg)
+{
+	int ret;
+
+	assert_int_equal(tlbgen_cpu__spawn(sys, 0, a, arg), 0);
+	assert_int_equal(tlbgen_cpu__spawn(sys, 1, b, arg), 0);
+	assert_int_equal(tlbgen_vtime__run(sys, UINT64_MAX), 0);
+	for (unsigned int c = 0; c < 2; c++) {
+		assert_int_equal(tlbgen_cpu__join(sys, c, &ret), 0);
+		assert_int_equal(ret, 0);
+	}
 }
 
 #endif
