@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Three threads of one process, each looping: mmap() 1 MiB anonymous, write
-one page, munmap() (close). The threaded workload of issue 45's report.
+one page, munmap() (close). Recorded with tlbgen-trace as the fixture
+amd-mmap-3t: its threads block on the GIL, so the CPUs go idle (lazily)
+between flushes, and munmap() frees the 1 MiB mapping's page table.
 
 usage: mmap_threads.py [ROUNDS]   (default 2000 per thread)"""
 import mmap
