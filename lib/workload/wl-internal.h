@@ -49,7 +49,7 @@ int tlbgen__wl_check(const struct tlbgen_wl *wl, unsigned int cpu);
 int tlbgen__wl_check_range(const struct tlbgen_wl *wl, unsigned int cpu,
 			   const struct tlbgen_mm *mm, unsigned long addr, unsigned long len);
 
-/* The kernel's work of one event (wl.c): charged to the virtual clock,
+/* The kernel's work of one event (event.c): charged to the virtual clock,
  * burnt in threaded mode, nothing in stepped mode. */
 int tlbgen__wl_event(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_event ev);
 /* n of them at once (one work_jitter draw in virtual time). */
