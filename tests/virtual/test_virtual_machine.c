@@ -246,7 +246,11 @@ static void test_machine_host_kernel(void **state)
 	assert_int_equal(m.sockets, 1);
 	assert_int_equal(m.ipi_send, 0);
 	assert_true(m.ipi_latency > m.same_socket);
-	assert_int_equal(tlbgen_machine_lookup("host-kernel:ipi_latency=4321,ipi_send=7", &m), 0);
+	/* measured again: a machine that got busy meanwhile refuses too */
+	err = tlbgen_machine_lookup("host-kernel:ipi_latency=4321,ipi_send=7", &m);
+	if (err == -EAGAIN)
+		skip();
+	assert_int_equal(err, 0);
 	assert_int_equal(m.ipi_latency, 4321);
 	assert_int_equal(m.ipi_send, 7);
 }
