@@ -175,12 +175,17 @@ static inline int bench_region_none(struct bench_task *t, unsigned long n)
  * will-it-scale's file tests (wl-wis.c), for workloads that walk the same
  * 128 MiB file through a 16-page window: the start that spreads the
  * tasks' passes, and the end of a pass, munmap() of the file (its unseen
- * pages' zaps; `dirty`: every page was written) and mmap() of it again.
+ * pages' zaps, as `pages` says they are) and mmap() of it again.
  * 0, or a tlbgen/workload.h error
  * (1: the run ended while the munmap() slept).
  */
+enum bench_wis_pages {
+	BENCH_WIS_CLEAN_FILE,	/* page cache, clean: the zap frees nothing */
+	BENCH_WIS_DIRTY_FILE,	/* page cache, every page written */
+	BENCH_WIS_ANON,		/* private anonymous folios, freed by the zap */
+};
 int bench_wis_file_start(struct bench_task *t);
-int bench_wis_remap_file(struct bench_task *t, bool dirty);
+int bench_wis_remap_file(struct bench_task *t, enum bench_wis_pages pages);
 
 struct bench {
 	const char *name;

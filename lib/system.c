@@ -131,6 +131,9 @@ static void system_init_machine(struct tlbgen_system *sys, const struct tlbgen_s
 	if (o->machine && (o->machine->sz < offsetofend(struct tlbgen_machine, threads_per_core) ||
 			   !o->machine->threads_per_core))
 		sys->machine.threads_per_core = 1;
+	/* ... and the LRU's lock: a model from before lru_folio has none. */
+	if (o->machine && o->machine->sz < offsetofend(struct tlbgen_machine, lru_folio))
+		sys->machine.lru_folio = 0;
 	sys->machine.sz = sizeof(sys->machine);
 	/* The TLB costs the observers charge come from the machine. */
 	sys->cost_model.sz = sizeof(sys->cost_model);

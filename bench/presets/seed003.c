@@ -168,7 +168,7 @@ static int pf3_op(struct bench_task *t)
 		err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
 	if (err || ++t->page < FILE_PAGES)
 		return err;
-	return bench_wis_remap_file(t, true);
+	return bench_wis_remap_file(t, BENCH_WIS_DIRTY_FILE);
 }
 
 static uint64_t pf3_cycles(const struct tlbgen_machine *m)

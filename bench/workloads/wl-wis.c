@@ -45,10 +45,12 @@ static int next_block(struct bench_task *t)
  * only VMA in them). Every page of the file is mapped by then, and all
  * but the window's are zapped without PTEs of the model's: unseen pages.
  */
-int bench_wis_remap_file(struct bench_task *t, bool dirty)
+int bench_wis_remap_file(struct bench_task *t, enum bench_wis_pages pages)
 {
 	TLBGEN_OPTS(tlbgen_wl_munmap_opts, o, .free_tables = true,
-		    .unseen_pages = FILE_PAGES - FAULT_AROUND_PAGES, .unseen_dirty_file = dirty);
+		    .unseen_pages = FILE_PAGES - FAULT_AROUND_PAGES,
+		    .unseen_dirty_file = pages == BENCH_WIS_DIRTY_FILE,
+		    .unseen_anon = pages == BENCH_WIS_ANON);
 	int err;
 
 	t->page = 0;
@@ -62,12 +64,12 @@ int bench_wis_remap_file(struct bench_task *t, bool dirty)
 	return err > 0 ? 0 : err;
 }
 
-/* `dirty`: the file's pages are dirty (page_fault3 wrote every page of its
- * shared file); tlb_flush1/3 read each back after its madvise(), so their
- * pages are clean, and page_fault1/2's written pages are anonymous. */
-static int end_of_file(struct bench_task *t, bool dirty)
+/* page_fault3 wrote every page of its shared file: dirty; tlb_flush1/3
+ * read each back after its madvise(), so their pages are clean; and
+ * page_fault1/2's written pages are anonymous. */
+static int end_of_file(struct bench_task *t, enum bench_wis_pages pages)
 {
-	return ++t->page < FILE_PAGES ? 0 : bench_wis_remap_file(t, dirty);
+	return ++t->page < FILE_PAGES ? 0 : bench_wis_remap_file(t, pages);
 }
 
 /*
@@ -98,7 +100,7 @@ static int file_flush_op(struct bench_task *t, unsigned int map)
 		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, addr, map, 0);
 	if (!err)
 		err = tlbgen_wl__user_work(t->wl, t->cpu, 1);
-	return err ? err : end_of_file(t, false);
+	return err ? err : end_of_file(t, BENCH_WIS_CLEAN_FILE);
 }
 
 static int tlb_flush1_op(struct bench_task *t)
@@ -195,7 +197,10 @@ static int write_fault_op(struct bench_task *t, unsigned int map)
 	if (!err)
 		err = tlbgen_wl__fault(t->wl, t->cpu, t->mm, bench_page_addr(t, j), map,
 				       TLBGEN_WL_FAULT_WRITE);
-	return err ? err : end_of_file(t, map == (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED));
+	if (err)
+		return err;
+	return end_of_file(t, map == (TLBGEN_MAP_FILE | TLBGEN_MAP_SHARED) ? BENCH_WIS_DIRTY_FILE
+									 : BENCH_WIS_ANON);
 }
 
 static int page_fault1_op(struct bench_task *t)

@@ -81,6 +81,13 @@ struct tlbgen_machine {
 	 * per-call share (TLBGEN_VT_ZAP_BATCHED). 0, or a model whose sz ends
 	 * before it: as zap. */
 	uint32_t zap_batched;
+	/* Since TLBGEN_0.8: the work under the lruvec's lru_lock for one folio,
+	 * put on the LRU (lru_add(): its LRU flag, list and size counters) or
+	 * taken off it as it is freed (lruvec_del_folio()); the lock's own
+	 * line costs as a kernel word. 0, or a model whose sz ends before it:
+	 * no LRU lock at all (TLBGEN_VT_LRU_FOLIO costs nothing and the
+	 * workload layer takes no lru_lock). */
+	uint32_t lru_folio;
 };
 
 /*

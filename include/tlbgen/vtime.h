@@ -38,6 +38,8 @@ enum tlbgen_vt_event {
 	TLBGEN_VT_ZAP,		/* zapping one PTE */
 	TLBGEN_VT_USER_WORK,	/* the machine's user work between operations */
 	TLBGEN_VT_ZAP_BATCHED,	/* one page of a long zap (zap_batched, else zap) */
+	TLBGEN_VT_LRU_FOLIO,	/* one folio's work under lru_lock (lru_folio; since
+				 * TLBGEN_0.8) */
 	TLBGEN_VT_EVENT_NR,
 };
 
@@ -127,7 +129,9 @@ enum tlbgen_vt_time {
 					 * refills, INVLPGB/TLBSYNC, TLBI/DSB and
 					 * the DSB ISH's wait for its turn */
 	TLBGEN_VT_TIME_LINE,		/* shared-line accesses: hits and transfers */
-	TLBGEN_VT_TIME_LINE_WAIT,	/* ... queued behind another transfer of the line */
+	TLBGEN_VT_TIME_LINE_WAIT,	/* ... queued behind another transfer of the line,
+					 * or spinning for a lock another CPU holds
+					 * (lru_lock, since TLBGEN_0.8) */
 	TLBGEN_VT_TIME_SEND,		/* sending: the ICR write of an IPI, a wake's line */
 	TLBGEN_VT_TIME_IRQ,		/* interrupt entry and exit */
 	TLBGEN_VT_TIME_CSD_WAIT,	/* csd_lock_wait(): asleep until the unlock, PAUSEs */

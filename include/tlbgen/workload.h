@@ -165,6 +165,11 @@ struct tlbgen_wl_munmap_opts {
 	 * (5df397dec7c4) each PTE table's worth of them, from `start` on, is
 	 * flushed before the next, as zap_pte_range()'s force_flush does. */
 	bool unseen_dirty_file;
+	/* Since TLBGEN_0.8: the unseen pages are anonymous folios of the
+	 * mapping's own (page_fault1/2's written private pages), which the
+	 * gather frees after its flush: the LRU's lru_lock holds
+	 * (tlbgen_wl_stat LRU_LOCKS). Not with unseen_dirty_file. */
+	bool unseen_anon;
 };
 
 /*
@@ -301,6 +306,10 @@ enum tlbgen_wl_stat {
 	TLBGEN_WL_STAT_SLEEPS,		/* tlbgen_wl__sleep() periods */
 	TLBGEN_WL_STAT_SLEEP_CYCLES,	/* virtual time asleep (virtual mode) */
 	TLBGEN_WL_STAT_C6,		/* sleeps in an idle state that lost the TLB */
+	/* Since TLBGEN_0.8 (a machine with lru_folio): */
+	TLBGEN_WL_STAT_LRU_LOCKS,	/* lru_lock holds: a folio batch moved or put */
+	TLBGEN_WL_STAT_LRU_FOLIOS,	/* folios added to or deleted from an LRU in them */
+	TLBGEN_WL_STAT_LRU_WAITS,	/* ... holds that first spun behind another CPU's */
 	TLBGEN_WL_STAT_NR,
 };
 

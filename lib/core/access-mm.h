@@ -125,6 +125,15 @@ static inline void tlbgen__kword_prefetchw(struct tlbgen_system *sys, unsigned i
 		sys->exec->kword(sys, cpu, w, TLBGEN_KWORD_PREFETCHW);
 }
 
+/* A plain store to a kernel word's line whose value the caller keeps
+ * elsewhere (a spinlock's release: smp_store_release() of its locked byte). */
+static inline void tlbgen__kword_store(struct tlbgen_system *sys, unsigned int cpu,
+				       struct tlbgen_kword *w)
+{
+	if (unlikely(sys->exec) && sys->exec->kword)
+		sys->exec->kword(sys, cpu, w, TLBGEN_KWORD_STORE);
+}
+
 /* ---- cpu_tlbstate.loaded_mm_asid, this CPU's side ------------------------------------ */
 
 /* this_cpu_write(cpu_tlbstate.loaded_mm_asid): finish_asid_transition()
@@ -309,6 +318,19 @@ static inline void tlbgen__pte_unlock(struct tlbgen_pte *p)
 {
 	tlbgen__sb_fence(tlbgen__running_sys(), TLBGEN_CPU_RUNNING, TLBGEN_FENCE_PTE);
 	atomic_store_explicit(&p->lock, 0, memory_order_release);
+}
+
+/* What the PTE maps, as the workload layer's fault made it: an anonymous
+ * folio of its own (freed when zapped), or not (the zero page, a page
+ * cache folio). Only the CPU that maps or zaps the page touches it. */
+static inline void tlbgen__pte_set_anon(struct tlbgen_pte *p, bool anon)
+{
+	atomic_store_explicit(&p->anon_folio, anon, memory_order_relaxed);
+}
+
+static inline bool tlbgen__pte_take_anon(struct tlbgen_pte *p)
+{
+	return atomic_exchange_explicit(&p->anon_folio, false, memory_order_relaxed);
 }
 
 /* ptep_get(): the access/dirty/write/none bits. */

@@ -144,6 +144,22 @@ static const struct tlbgen_choice_value delay_rmap_v[] = {
 static const struct tlbgen_choice_value mprotect_writable_v[] = {
 	V("shared", 0, "-", "<= v5.19"), V("exclusive", 1, "64fe24a3e05e", "v6.0"), END };
 /* munmap() held mmap_lock for write across the zap until v4.20. */
+/*
+ * The LRU (workload/lru.c): the per-CPU folio_batch's size (31 from
+ * v6.9-rc2: mm-hotfixes, after the robot's page_fault2 report on
+ * 99fbb6bfc16f); the runs a zap's free takes lru_lock for, release_pages()
+ * relocking every SWAP_CLUSTER_MAX folios it looks at until the folios_put()
+ * series (99fbb6bfc16f; 4907e80b76af converted free_pages_and_swap_cache());
+ * and the lru_add_drain() before it, which 1aa43598c03b removed with five
+ * others (zap_page_range_single(), unmap_region(), vms_clear_ptes(),
+ * exit_mmap(), relocate_vma_down()).
+ */
+static const struct tlbgen_choice_value pagevec_size_v[] = {
+	V("15", 15, OLD), V("31", 31, "9cecde80aae0", "v6.9"), END };
+static const struct tlbgen_choice_value folios_put_v[] = {
+	V("release_pages", 0, OLD), V("folio_batch", 1, "99fbb6bfc16f", "v6.9"), END };
+static const struct tlbgen_choice_value zap_lru_drain_v[] = {
+	V("on", 1, OLD), V("off", 0, "1aa43598c03b", "v6.14"), END };
 static const struct tlbgen_choice_value munmap_lock_v[] = {
 	V("write", 0, "-", "<= v4.19"), V("downgrade", 1, "dd2283f2605e", "v4.20"), END };
 /*
@@ -300,6 +316,15 @@ const struct tlbgen_choice tlbgen__choices[] = {
 	B("munmap_lock", munmap_downgrade, munmap_lock_v, "all", "munmap() holds mmap_lock for "
 	  "write across the zap and its flush, or downgrades it to read once the VMAs are "
 	  "detached, so that faults and madvise() run beside the zap (dd2283f2605e)"),
+	E("pagevec_size", pagevec_size, pagevec_size_v, "all", "PAGEVEC_SIZE: the folios a "
+	  "CPU's lru_add batch holds before folio_batch_move_lru() puts them on the LRU under "
+	  "one lru_lock hold; a zap's free takes the lock per batch too (9cecde80aae0)"),
+	B("folios_put", folios_put_batch, folios_put_v, "all", "a zap's free of its folios: "
+	  "release_pages() of the gather's batch, relocking lru_lock every SWAP_CLUSTER_MAX "
+	  "folios, or folios_put_refs() per folio_batch (99fbb6bfc16f)"),
+	B("zap_lru_drain", zap_lru_drain, zap_lru_drain_v, "all", "free_pages_and_swap_cache() "
+	  "drains the CPU's lru_add batch (lru_add_drain()) before it frees; without (1aa43598c03b) "
+	  "a folio zapped in the batch is freed when the batch moves, a second lru_lock hold"),
 	B("zap_delay_rmap", zap_delay_rmap, delay_rmap_v, "all", "a zap of dirty file pages: "
 	  "one flush per mmu_gather (off), or one per PTE table before its PTL is dropped, "
 	  "the rmaps removed after it (5df397dec7c4)"),

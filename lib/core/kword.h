@@ -31,6 +31,8 @@ enum tlbgen_kword_op {
 	TLBGEN_KWORD_RMW,	/* a locked RMW: the line owned, a full barrier */
 	TLBGEN_KWORD_PREFETCHW,	/* prefetchw(): the line fetched for ownership,
 				 * the value untouched, no barrier */
+	TLBGEN_KWORD_STORE,	/* a plain (release) store: the line owned, no
+				 * RMW, no barrier; the value is the caller's */
 };
 
 /*

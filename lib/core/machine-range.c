@@ -37,6 +37,9 @@ static const struct tlbgen_machine_range skylake_sp[] = {
 	/* munmap() of 32768 dirty MAP_SHARED pages on an Ice Lake-SP guest
 	 * at 2.8 GHz: 48 ns a page (ext4, least) .. 149 (shmem, a mean). */
 	R(zap_batched, 130, 420, EST),
+	/* One folio under lru_lock: its flag's RMW in cache (hit + rmw) ..
+	 * two struct page misses and the RMW (2 memory + rmw). */
+	R(lru_folio, 25, 470, EST),
 	R(ptl, 20, 50, EST),
 	R(user_work, 5, 20, EST),
 	R(invlpgb, 100, 500, EST),

@@ -36,6 +36,7 @@
 	.ptl = 25,				/* uncontended spin_lock (estimate) */ \
 	.zap = NS(2000, 2500),			/* zap_pte_range() of one page + free (estimate) */ \
 	.zap_batched = 290,			/* munmap() of 128 MiB dirty shmem, measured */ \
+	.lru_folio = 108,			/* one folio under lru_lock (estimate) */ \
 	.user_work = 10,			/* will-it-scale's store to the page */ \
 	.spin = 140,				/* PAUSE on Skylake: Intel optimization manual */ \
 	.invlpgb = NS(100, 2500),		/* issue, as an INVLPG (estimate) */ \
@@ -257,7 +258,7 @@ static const struct field fields[] = {
 	{ "threads_per_core", offsetof(struct tlbgen_machine, threads_per_core), true, 0, 8 },
 	{ "work_jitter", offsetof(struct tlbgen_machine, work_jitter), true, 0, 900 },
 	{ "tlbsync_per_cpu", offsetof(struct tlbgen_machine, tlbsync_per_cpu), true, 0, 100000 },
-	C(zap_batched),
+	C(zap_batched), C(lru_folio),
 };
 
 static unsigned long field_get(const struct tlbgen_machine *m, const struct field *f)
@@ -374,7 +375,7 @@ static int machine_lookup(const char *spec, struct tlbgen_machine *out, size_t o
 	return 0;
 }
 
-/* The struct as declared now: TLBGEN_0.7, the default (lib/libtlbgen.map). */
+/* The struct as declared now: TLBGEN_0.8, the default (lib/libtlbgen.map). */
 TLBGEN_API int tlbgen_machine_lookup(const char *spec, struct tlbgen_machine *out)
 {
 	return machine_lookup(spec, out, sizeof(*out));
@@ -398,6 +399,16 @@ TLBGEN_API int tlbgen__machine_lookup_0_5(const char *spec, struct tlbgen_machin
 	return machine_lookup(spec, out, TLBGEN_MACHINE_SZ_0_5);
 }
 
+/* Binaries linked against TLBGEN_0.7 (the struct ending at zap_batched,
+ * 156 bytes, sizeof the same: lru_folio took its tail padding) to
+ * lru_folio: fill only that much, sz saying so. */
+TLBGEN_API int tlbgen__machine_lookup_0_7(const char *spec, struct tlbgen_machine *out);
+TLBGEN_SYMVER(tlbgen__machine_lookup_0_7, "tlbgen_machine_lookup@TLBGEN_0.7");
+TLBGEN_API int tlbgen__machine_lookup_0_7(const char *spec, struct tlbgen_machine *out)
+{
+	return machine_lookup(spec, out, TLBGEN_MACHINE_SZ_0_7);
+}
+
 TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 {
 	if (!names && n)
@@ -410,7 +421,7 @@ TLBGEN_API int tlbgen_machine_names(const char **names, size_t n)
 int tlbgen__machine_valid(const struct tlbgen_machine *m)
 {
 	if (!m || m->sz < offsetofend(struct tlbgen_machine, spin) ||
-	    TLBGEN_OPTS_VALID(m, tlbgen_machine, zap_batched))
+	    TLBGEN_OPTS_VALID(m, tlbgen_machine, lru_folio))
 		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		unsigned long v;

@@ -15,6 +15,7 @@
  * Older ones had 128 or 136 bytes; there was no release before this. */
 #define TLBGEN_MACHINE_SZ_0_2	offsetofend(struct tlbgen_machine, threads_per_core)
 #define TLBGEN_MACHINE_SZ_0_5	offsetofend(struct tlbgen_machine, tlbsync_per_cpu)
+#define TLBGEN_MACHINE_SZ_0_7	offsetofend(struct tlbgen_machine, zap_batched)
 
 /* 0 when m is a complete model with every field in range, else -EINVAL. */
 int tlbgen__machine_valid(const struct tlbgen_machine *m);

@@ -28,6 +28,7 @@ static const struct tlbgen_profile_def builtin[] = {
 	  "flush_tlb_fix_spurious_fault=noop,spurious_skip_tried=on,fault_dirty_retry=on,"
 	  "fault_arch=x86,fault_prefetchw=mmap_lock,"
 	  "munmap_lock=downgrade,vma_lock_fault=none,zap_delay_rmap=off,mprotect_writable=shared,"
+	  "pagevec_size=15,folios_put=release_pages,zap_lru_drain=on,"
 	  "arm64_fault_flush=broadcast,"
 	  "mm_tlb_gen_read=always,early_return=none,wrong_mm=remote,mm_cpumask=clear-on-switch,"
 	  "ipi_cond=tlb_is_not_lazy,trim_cpumask=none,loaded_mm_switching=off,switching_write=late,"
@@ -59,10 +60,15 @@ static const struct tlbgen_profile_def builtin[] = {
 	{ "v6.7", "v6.6", "riscv_tlb_flush_all_threshold=64,vma_lock_fault=all", NULL },
 	/* 54d7431af73e: riscv batches. */
 	{ "v6.8", "v6.7", "riscv_batched_unmap=on", NULL },
-	/* Lazy mm_cpumask series; still has the two 2025 ordering windows. */
+	/*
+	 * Lazy mm_cpumask series; still has the two 2025 ordering windows.
+	 * v6.9's folio batches (99fbb6bfc16f, 9cecde80aae0) and 1aa43598c03b
+	 * (v6.14): the LRU's lock per folio_batch, no drain before a free.
+	 */
 	{ "v6.14", "v6.8",
 	  "wrong_mm=all-clear,mm_cpumask=lazy,ipi_cond=should_flush_tlb,trim_cpumask=per-hz,"
-	  "same_mm_cpumask_check=debug_vm", NULL },
+	  "same_mm_cpumask_check=debug_vm,pagevec_size=31,folios_put=folio_batch,zap_lru_drain=off",
+	  NULL },
 	/*
 	 * fea4e317f9e7, 4a02ed8e1cc3 and AMD INVLPGB (4afeb0ed1753, used only
 	 * where the machine has it) in v6.15; 4b634918384c and 1701771d3069

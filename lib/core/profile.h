@@ -157,6 +157,11 @@ struct tlbgen_profile {
 	bool munmap_downgrade;		/* dd2283f2605e: munmap() zaps under the read lock */
 	bool zap_delay_rmap;		/* 5df397dec7c4: a PTE table's dirty file pages
 					 * flush before its PTL is dropped */
+	int pagevec_size;		/* PAGEVEC_SIZE: 15, 31 since 9cecde80aae0 */
+	bool folios_put_batch;		/* 99fbb6bfc16f: a zap's frees take lru_lock per
+					 * folio_batch, not per SWAP_CLUSTER_MAX */
+	bool zap_lru_drain;		/* free_pages_and_swap_cache() drains the CPU's
+					 * lru_add batch first, until 1aa43598c03b */
 	bool mprotect_anon_writable;	/* 64fe24a3e05e: mprotect(PROT_WRITE) makes an
 					 * exclusive anonymous page's PTE writable */
 	enum tlbgen_vma_lock_fault vma_lock_fault;

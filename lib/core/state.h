@@ -200,6 +200,8 @@ struct tlbgen_pte {
 	_Atomic uint64_t covered;	/* start seq of latest completed covering ranged flush */
 	_Atomic uint64_t covered_id;
 	atomic_uint flags;		/* TLBGEN_PTEF_{NONE,WRITE,DIRTY,YOUNG} */
+	atomic_bool anon_folio;		/* the workload layer: it maps an anonymous
+					 * folio of its own, which a zap frees */
 };
 
 /* mm_context_t's first fields share one line, as in the kernel. */

@@ -94,6 +94,9 @@ TLBGEN_API int tlbgen_pte_set(struct tlbgen_system *sys, unsigned int cpu, struc
 	tlbgen__pte_lock(p);
 	tlbgen__pte_set_flags(p, flags);
 	tlbgen__pte_unlock(p);
+	/* A cleared PTE maps no folio of its own any more. */
+	if (flags & TLBGEN_PTEF_NONE)
+		tlbgen__pte_set_anon(p, false);
 	return 0;
 }
 

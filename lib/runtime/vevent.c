@@ -9,6 +9,7 @@
 
 #include "../base/prandom.h"
 #include "../core/check.h"
+#include "vevent.h"
 #include "virtual.h"
 
 /* `cycles` times a factor uniform in [1 - j/1000, 1 + j/1000]. */
@@ -21,32 +22,51 @@ static uint64_t dither(struct tlbgen_vcpu *v, uint64_t cycles, uint32_t j)
 	return c >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)c;
 }
 
+/* The event's figure and whether work_jitter dithers it. */
+static uint64_t event_per(const struct tlbgen_machine *m, enum tlbgen_vt_event ev, bool *dithered)
+{
+	*dithered = true;
+	switch (ev) {
+	case TLBGEN_VT_SYSCALL:		return m->syscall;
+	case TLBGEN_VT_PAGE_FAULT:	return m->page_fault;
+	case TLBGEN_VT_ZAP:		return m->zap;
+	case TLBGEN_VT_ZAP_BATCHED:	return m->zap_batched ?: m->zap;
+	default:			break;
+	}
+	*dithered = false;
+	switch (ev) {
+	case TLBGEN_VT_PTL:		return m->ptl;
+	case TLBGEN_VT_LRU_FOLIO:	return m->lru_folio;
+	default:			return m->user_work;
+	}
+}
+
+int tlbgen__vt_event(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_vt_event ev,
+		     unsigned long n)
+{
+	struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
+	uint64_t per;
+	bool dithered;
+
+	if (!vt || (unsigned int)ev >= TLBGEN_VT_EVENT_NR || cpu != vt->current)
+		return -EINVAL;
+	per = event_per(&sys->machine, ev, &dithered);
+	if (dithered && sys->machine.work_jitter)
+		per = dither(&vt->v[cpu], per * n, sys->machine.work_jitter);
+	else
+		per *= n;
+	tlbgen__vt_spend(vt, cpu, per);
+	return 0;
+}
+
 TLBGEN_API int tlbgen_vtime__event(struct tlbgen_system *sys, unsigned int cpu,
 				   enum tlbgen_vt_event ev, unsigned long n)
 {
-	struct tlbgen_vt *vt = tlbgen__vt_valid(sys);
-	const struct tlbgen_machine *m;
-	uint64_t per;
-	bool dithered = true;
+	int err;
 
-	if (!vt || (unsigned int)ev >= TLBGEN_VT_EVENT_NR)
+	if (!tlbgen__vt_valid(sys) || (unsigned int)ev >= TLBGEN_VT_EVENT_NR)
 		return -EINVAL;
-	m = &sys->machine;
-	switch (ev) {
-	case TLBGEN_VT_SYSCALL:		per = m->syscall; break;
-	case TLBGEN_VT_PAGE_FAULT:	per = m->page_fault; break;
-	case TLBGEN_VT_ZAP:		per = m->zap; break;
-	case TLBGEN_VT_ZAP_BATCHED:	per = m->zap_batched ?: m->zap; break;
-	case TLBGEN_VT_PTL:		per = m->ptl; dithered = false; break;
-	default:			per = m->user_work; dithered = false; break;
-	}
 	/* A call that would fail draws nothing: the stream stays as it was. */
-	if (dithered && m->work_jitter) {
-		int err = tlbgen__check_op(sys, cpu);
-
-		if (err)
-			return err;
-		return tlbgen_vtime__spend(sys, cpu, dither(&vt->v[cpu], per * n, m->work_jitter));
-	}
-	return tlbgen_vtime__spend(sys, cpu, per * n);
+	err = tlbgen__check_op(sys, cpu);
+	return err ? err : tlbgen__vt_event(sys, cpu, ev, n);
 }

@@ -136,16 +136,14 @@ static void vt_access(struct tlbgen_system *sys, unsigned int cpu, enum tlbgen_l
 		tlbgen__vt_sb_check_read(vt, cpu, line, id);
 }
 
-static void vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles);
-
-/* A kernel word's access (runtime/vkword.c), spent with IRQs on. */
+/* A kernel word's access (runtime/vkword.c), spent with IRQs as they are. */
 static void vt_kword(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
 		     enum tlbgen_kword_op op)
 {
 	struct tlbgen_vt *vt = vt_of(sys);
 
 	if (cpu < sys->nr_cpus && cpu == vt->current)
-		vt_spend(vt, cpu, tlbgen__vt_kword_cost(sys, cpu, w, op));
+		tlbgen__vt_spend(vt, cpu, tlbgen__vt_kword_cost(sys, cpu, w, op));
 }
 
 static void vt_spend_hook(struct tlbgen_system *sys, unsigned int cpu, uint64_t cycles)
@@ -197,24 +195,30 @@ static const struct tlbgen_exec_hooks vt_hooks = {
 	.serial = tlbgen__vt_serial,
 };
 
-/* Work `cycles` with IRQs on; IPIs arriving meanwhile are taken on time. */
-static void vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles)
+/* Work `cycles`; IPIs arriving meanwhile are taken on time if IRQs are on. */
+void tlbgen__vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles)
 {
 	struct tlbgen_vcpu *me = &vt->v[cpu];
 	uint64_t end = me->clock + cycles;
 
 	while (me->clock < end || me->ipi_at <= me->clock) {
+		bool irqs_off = tlbgen__irqs_disabled(vt->sys, cpu);
 		uint64_t t0;
 
-		if (me->ipi_at > me->clock) {
-			tlbgen__vt_sleep(vt, cpu, me->ipi_at < end ? me->ipi_at : end,
-					 TLBGEN_VT_TIME_WORK);
+		if (irqs_off || me->ipi_at > me->clock) {
+			/* With IRQs off an IPI that arrives waits for the work's
+			 * end (spin_lock_irqsave()'s section): it does not cut it. */
+			uint64_t until = !irqs_off && me->ipi_at < end ? me->ipi_at : end;
+
+			if (me->clock >= until)
+				break;
+			tlbgen__vt_sleep(vt, cpu, until, TLBGEN_VT_TIME_WORK);
 			continue;
 		}
 		t0 = me->clock;
 		tlbgen__vt_take_ipis(vt, cpu);
 		if (me->clock == t0)
-			break;	/* IRQs off: the IPI waits */
+			break;
 		end += me->clock - t0;	/* the handler took that long */
 	}
 	if (!cycles)
@@ -471,6 +475,6 @@ TLBGEN_API int tlbgen_vtime__spend(struct tlbgen_system *sys, unsigned int cpu, 
 	err = tlbgen__check_op(sys, cpu);
 	if (err)
 		return err;
-	vt_spend(vt, cpu, cycles);
+	tlbgen__vt_spend(vt, cpu, cycles);
 	return 0;
 }

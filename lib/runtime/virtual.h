@@ -98,6 +98,10 @@ static inline void tlbgen__vt_charge(struct tlbgen_vt *vt, struct tlbgen_vcpu *m
 
 extern const struct tlbgen_transport tlbgen__virtual_transport;
 
+/* virtual.c: the running CPU works `cycles`; IPIs that arrive meanwhile
+ * are taken on time if IRQs are on, and lengthen it. */
+void tlbgen__vt_spend(struct tlbgen_vt *vt, unsigned int cpu, uint64_t cycles);
+
 /* vsched.c */
 void tlbgen__vt_push(struct tlbgen_vt *vt, unsigned int cpu);
 unsigned int tlbgen__vt_pop(struct tlbgen_vt *vt);

@@ -14,7 +14,8 @@
  * line's last owner, so the next writer still pays a transfer. A prefetchw
  * takes ownership as a write does, without the RMW's cost or barrier; the
  * CPU waits for it (the fault's IRET, serialising, cannot retire before
- * the fetch ends).
+ * the fetch ends). A plain store costs the same: a spinlock's release
+ * takes back the line the next ticket's RMW took.
  */
 uint64_t tlbgen__vt_kword_cost(struct tlbgen_system *sys, unsigned int cpu, struct tlbgen_kword *w,
 			       enum tlbgen_kword_op op)

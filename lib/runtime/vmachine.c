@@ -45,3 +45,13 @@ TLBGEN_API int tlbgen__vtime_machine_0_5(const struct tlbgen_system *sys,
 {
 	return vt_machine(sys, out, TLBGEN_MACHINE_SZ_0_5);
 }
+
+/* Binaries linked against TLBGEN_0.7, before lru_folio: likewise. */
+TLBGEN_API int tlbgen__vtime_machine_0_7(const struct tlbgen_system *sys,
+					  struct tlbgen_machine *out);
+TLBGEN_SYMVER(tlbgen__vtime_machine_0_7, "tlbgen_vtime__machine@TLBGEN_0.7");
+TLBGEN_API int tlbgen__vtime_machine_0_7(const struct tlbgen_system *sys,
+					  struct tlbgen_machine *out)
+{
+	return vt_machine(sys, out, TLBGEN_MACHINE_SZ_0_7);
+}

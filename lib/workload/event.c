@@ -5,6 +5,7 @@
  * counted (stepped).
  */
 #include "../runtime/runtime.h"
+#include "../runtime/vevent.h"
 #include "wl-internal.h"
 
 /*
@@ -35,6 +36,7 @@ static uint32_t event_cycles(const struct tlbgen_machine *m, enum tlbgen_vt_even
 	case TLBGEN_VT_PTL:		return m->ptl;
 	case TLBGEN_VT_ZAP:		return m->zap;
 	case TLBGEN_VT_ZAP_BATCHED:	return m->zap_batched ?: m->zap;
+	case TLBGEN_VT_LRU_FOLIO:	return m->lru_folio;
 	default:			return m->user_work;
 	}
 }
@@ -49,7 +51,7 @@ int tlbgen__wl_events(struct tlbgen_wl *wl, unsigned int cpu, enum tlbgen_vt_eve
 {
 	switch (wl->mode) {
 	case TLBGEN_MODE_VIRTUAL:
-		return tlbgen_vtime__event(wl->sys, cpu, ev, n);
+		return tlbgen__vt_event(wl->sys, cpu, ev, n);
 	case TLBGEN_MODE_THREADED:
 		if (wl->have_kwork && wl->kwork.mhz)
 			burn_ns(wl->sys, cpu, (uint64_t)event_cycles(&wl->kwork, ev) * n * 1000 /

@@ -16,6 +16,37 @@
 #define PTE_PRESENT_RO	TLBGEN_PTEF_YOUNG
 #define PTE_WRITABLE	(TLBGEN_PTEF_WRITE | TLBGEN_PTEF_DIRTY | TLBGEN_PTEF_YOUNG)
 
+static struct tlbgen_pte *pte_of(struct tlbgen_mm *mm, unsigned long addr)
+{
+	return &mm->priv.ptes[addr >> TLBGEN_PAGE_SHIFT];
+}
+
+/* set_pte_at() of a page that is not an anonymous folio of the mm's own:
+ * the zero page, or a page-cache folio. */
+static int map_page(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+		    unsigned long addr, unsigned int flags)
+{
+	int err = tlbgen_pte_set(wl->sys, cpu, mm, addr, flags);
+
+	if (!err)
+		tlbgen__pte_set_anon(pte_of(mm, addr), false);
+	return err;
+}
+
+/* A new anonymous folio mapped writable (do_anonymous_page(),
+ * do_cow_fault(), wp_page_copy()): folio_add_lru_vma() puts it in the
+ * CPU's lru_add batch. */
+static int map_new_anon(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
+			unsigned long addr)
+{
+	int err = tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_WRITABLE);
+
+	if (err)
+		return err;
+	tlbgen__pte_set_anon(pte_of(mm, addr), true);
+	return tlbgen__wl_lru_add(wl, cpu);
+}
+
 /*
  * do_fault_around(): the page-cache pages of the aligned block around
  * `addr` whose PTEs are none, mapped read-only (filemap_map_pages()); the
@@ -33,7 +64,7 @@ static int fault_around(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 
 		if (!(tlbgen_pte__flags(mm, a) & TLBGEN_PTEF_NONE))
 			continue;
-		err = tlbgen_pte_set(wl->sys, cpu, mm, a, PTE_PRESENT_RO);
+		err = map_page(wl, cpu, mm, a, PTE_PRESENT_RO);
 		if (!err && p != vpn)
 			tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_FAULT_AROUND, 1);
 	}
@@ -49,7 +80,7 @@ static int wp_page_copy(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 	tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_COW, 1);
 	if (!err)
 		err = tlbgen__wl_flush(wl, cpu, mm, addr, addr + TLBGEN_PAGE_SIZE, false);
-	return err ? err : tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_WRITABLE);
+	return err ? err : map_new_anon(wl, cpu, mm, addr);
 }
 
 /* handle_mm_fault() for the PTE as it is now. */
@@ -61,11 +92,13 @@ static int handle_fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 	if (pte < 0)
 		return pte;
 	if (pte & TLBGEN_PTEF_NONE) {
-		if (write)	/* do_anonymous_page(), do_cow_fault(), do_shared_fault() */
-			return tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_WRITABLE);
+		if (write && (map & TLBGEN_MAP_SHARED))	/* do_shared_fault() */
+			return map_page(wl, cpu, mm, addr, PTE_WRITABLE);
+		if (write)	/* do_anonymous_page(), do_cow_fault() */
+			return map_new_anon(wl, cpu, mm, addr);
 		if (map & TLBGEN_MAP_FILE)
 			return fault_around(wl, cpu, mm, addr);
-		return tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_PRESENT_RO);	/* zero page */
+		return map_page(wl, cpu, mm, addr, PTE_PRESENT_RO);	/* zero page */
 	}
 	if (!write || (pte & TLBGEN_PTEF_WRITE))
 		return 0;	/* present and sufficient: a spurious fault */

@@ -19,13 +19,18 @@
  * freed_tables (7a30df49f63a), since that gather may have cleared PTEs it
  * has not flushed yet. Otherwise a gather that cleared no PTE (`cleared`:
  * the caller's own zap of the range did) and freed no table flushes
- * nothing: tlb_flush_mmu_tlbonly() returns at once. tlb_gather_mmu()
- * raised mm->tlb_flush_pending before, and it drops after the flush.
+ * nothing: tlb_flush_mmu_tlbonly() returns at once. After the flush the
+ * gather frees its folios (tlb_batch_pages_flush()): the anonymous ones
+ * the cleared PTEs mapped, and `unseen_anon` more the caller zapped
+ * without PTEs of the model's. tlb_gather_mmu() raised
+ * mm->tlb_flush_pending before, and it drops after.
  */
 int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
-			 unsigned long start, unsigned long len, bool free_tables, bool cleared)
+			 unsigned long start, unsigned long len, bool free_tables, bool cleared,
+			 unsigned long unseen_anon)
 {
 	struct tlbgen_system *sys = wl->sys;
+	unsigned long freed = unseen_anon;
 	int err;
 	bool nested;
 
@@ -36,6 +41,7 @@ int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_m
 
 		if (pte < 0 || (pte & TLBGEN_PTEF_NONE))
 			continue;
+		freed += tlbgen__pte_take_anon(&mm->priv.ptes[a >> TLBGEN_PAGE_SHIFT]);
 		err = tlbgen_pte_set(sys, cpu, mm, a, TLBGEN_PTEF_NONE);
 		cleared = true;
 		tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_ZAPS, 1);
@@ -52,6 +58,8 @@ int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_m
 	} else if (cleared || free_tables) {
 		err = tlbgen__wl_flush(wl, cpu, mm, start, start + len, free_tables);
 	}
+	if (!err)
+		err = tlbgen__wl_lru_free(wl, cpu, freed);
 	tlbgen__kword_add(sys, cpu, &mm->tlb_flush_pending, -1);
 	return err;
 }
@@ -68,7 +76,10 @@ TLBGEN_API int tlbgen_wl__madvise_dontneed(struct tlbgen_wl *wl, unsigned int cp
 		err = tlbgen__wl_down_read(wl, cpu, mm);
 	if (err)
 		return err;	/* 1: the run ended while it slept on the lock */
-	err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, false, false);
+	/* zap_page_range_single()'s lru_add_drain(), until 1aa43598c03b */
+	err = tlbgen__wl_lru_drain(wl, cpu);
+	if (!err)
+		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, false, false, 0);
 	return err ? err : tlbgen__wl_up_read(wl, cpu, mm);
 }
 
@@ -112,12 +123,12 @@ TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
 	struct tlbgen_wl_munmap_opts o = { 0 };
 	int err = tlbgen__wl_check_range(wl, cpu, mm, start, len);
 
-	if (!err && (!opts || TLBGEN_OPTS_VALID(opts, tlbgen_wl_munmap_opts, unseen_dirty_file)))
+	if (!err && (!opts || TLBGEN_OPTS_VALID(opts, tlbgen_wl_munmap_opts, unseen_anon)))
 		err = -EINVAL;
 	if (err)
 		return err;
 	TLBGEN_OPTS_COPY(&o, opts);
-	if (o.unseen_pages > len >> TLBGEN_PAGE_SHIFT)
+	if (o.unseen_pages > len >> TLBGEN_PAGE_SHIFT || (o.unseen_anon && o.unseen_dirty_file))
 		return -EINVAL;
 	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_SYSCALL);
 	if (!err)
@@ -138,11 +149,14 @@ TLBGEN_API int tlbgen_wl__munmap_opts(struct tlbgen_wl *wl, unsigned int cpu,
 	err = tlbgen__wl_event(wl, cpu, TLBGEN_VT_ZAP);
 	if (!err && downgrade)
 		err = tlbgen__wl_downgrade_write(wl, cpu, mm);
+	/* unmap_region()'s lru_add_drain(), until 1aa43598c03b */
+	if (!err)
+		err = tlbgen__wl_lru_drain(wl, cpu);
 	if (!err && o.unseen_pages)
 		err = zap_unseen(wl, cpu, mm, start, &o);
 	if (!err)
 		err = tlbgen__wl_zap_range(wl, cpu, mm, start, len, o.free_tables,
-					   o.unseen_pages > 0);
+					   o.unseen_pages > 0, o.unseen_anon ? o.unseen_pages : 0);
 	if (err)
 		return err;
 	return downgrade ? tlbgen__wl_up_read(wl, cpu, mm) : tlbgen__wl_up_write(wl, cpu, mm);

@@ -19,7 +19,17 @@ struct tlbgen_wl_cpu {
 	atomic_bool woken;		/* a tlbgen_wl__wake() not consumed yet */
 	bool asleep;			/* virtual: in a sleep not counted yet ... */
 	uint64_t asleep_since;		/* ... that began at this clock */
+	unsigned int lru_batch;		/* folios in the CPU's lru_add batch (lru.c) ... */
+	unsigned int lru_dead;		/* ... of which zapped already */
 } __cacheline_aligned;
+
+/* A node's lruvec (lru.c): lru_lock as a ticket lock on one kernel word. */
+struct tlbgen_lruvec {
+	struct tlbgen_kword lock;	/* tickets taken */
+	atomic_long serving;		/* the ticket that holds it */
+	int *waiter;			/* virtual: the CPU spinning for ticket t, at
+					 * t % nr_cpus, or -1 */
+};
 
 struct tlbgen_wl {
 	uint32_t magic;
@@ -30,6 +40,8 @@ struct tlbgen_wl {
 	struct tlbgen_machine kwork;	/* threaded: what an event burns */
 	bool have_kwork;
 	struct tlbgen_wl_cpu *cpu;
+	struct tlbgen_lruvec *lruvec;	/* one per node */
+	unsigned int nr_lruvec;
 };
 
 #define TLBGEN_WL_MAGIC	0x776c6f64U
@@ -83,8 +95,17 @@ int tlbgen__wl_wake(struct tlbgen_wl *wl, unsigned int cpu, unsigned int target)
 
 /* gather.c: an mmu_gather's zap of [start, start + len) and its flush
  * (none if it cleared no PTE, `cleared` says none was before, and freed no
- * table, unless nested). */
+ * table, unless nested), then the free of its anonymous folios and of
+ * `unseen_anon` more. */
 int tlbgen__wl_zap_range(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
-			 unsigned long start, unsigned long len, bool free_tables, bool cleared);
+			 unsigned long start, unsigned long len, bool free_tables, bool cleared,
+			 unsigned long unseen_anon);
+
+/* lru.c: a new anonymous folio; a zap's lru_add_drain() before its gather
+ * (the profile's zap_lru_drain); n folios freed by a gather's zap (the
+ * lruvecs are wl.c's, with the wl). 0 or -errno. */
+int tlbgen__wl_lru_add(struct tlbgen_wl *wl, unsigned int cpu);
+int tlbgen__wl_lru_drain(struct tlbgen_wl *wl, unsigned int cpu);
+int tlbgen__wl_lru_free(struct tlbgen_wl *wl, unsigned int cpu, unsigned long n);
 
 #endif

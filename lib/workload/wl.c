@@ -26,11 +26,47 @@ static const char *const stat_names[TLBGEN_WL_STAT_NR] = {
 	[TLBGEN_WL_STAT_SLEEPS] = "sleeps",
 	[TLBGEN_WL_STAT_SLEEP_CYCLES] = "sleep_cycles",
 	[TLBGEN_WL_STAT_C6] = "c6",
+	[TLBGEN_WL_STAT_LRU_LOCKS] = "lru_locks",
+	[TLBGEN_WL_STAT_LRU_FOLIOS] = "lru_folios",
+	[TLBGEN_WL_STAT_LRU_WAITS] = "lru_waits",
 };
 
 TLBGEN_API const char *tlbgen_wl_stat_name(enum tlbgen_wl_stat s)
 {
 	return (unsigned int)s < TLBGEN_WL_STAT_NR ? stat_names[s] : NULL;
+}
+
+static void lru_fini(struct tlbgen_wl *wl)
+{
+	for (unsigned int i = 0; wl->lruvec && i < wl->nr_lruvec; i++)
+		free(wl->lruvec[i].waiter);
+	free(wl->lruvec);
+	wl->lruvec = NULL;
+}
+
+/* The lruvecs lru.c locks: one per node of a virtual machine (one memcg),
+ * else one. */
+static int lru_init(struct tlbgen_wl *wl)
+{
+	const struct tlbgen_machine *m = &wl->sys->machine;
+
+	wl->nr_lruvec = 1;
+	if (wl->mode == TLBGEN_MODE_VIRTUAL && m->sockets > 1)
+		wl->nr_lruvec = m->sockets;
+	wl->lruvec = calloc(wl->nr_lruvec, sizeof(*wl->lruvec));
+	if (!wl->lruvec)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < wl->nr_lruvec; i++) {
+		wl->lruvec[i].lock.last = -1;
+		wl->lruvec[i].waiter = malloc(sizeof(int) * wl->nr_cpus);
+		if (!wl->lruvec[i].waiter) {
+			lru_fini(wl);
+			return -ENOMEM;
+		}
+		for (unsigned int c = 0; c < wl->nr_cpus; c++)
+			wl->lruvec[i].waiter[c] = -1;
+	}
+	return 0;
 }
 
 TLBGEN_API int tlbgen_wl__create(struct tlbgen_system *sys, const struct tlbgen_wl_opts *opts,
@@ -77,6 +113,11 @@ TLBGEN_API int tlbgen_wl__create(struct tlbgen_system *sys, const struct tlbgen_
 									 : sizeof(wl->kwork));
 		wl->have_kwork = true;
 	}
+	if (lru_init(wl)) {
+		free(wl->cpu);
+		free(wl);
+		return -ENOMEM;
+	}
 	*out = wl;
 	return 0;
 }
@@ -86,6 +127,7 @@ TLBGEN_API void tlbgen_wl__destroy(struct tlbgen_wl *wl)
 	if (!wl || wl->magic != TLBGEN_WL_MAGIC)
 		return;
 	wl->magic = 0;
+	lru_fini(wl);
 	free(wl->cpu);
 	free(wl);
 }

@@ -16,7 +16,7 @@ bench = sys.argv[1]
 # holds the file to the library), less invlpgb/tlbsync: no --invlpgb here.
 FIGS = ["hit", "same_socket", "cross_socket", "memory", "rmw", "inval_sharer", "ipi_send",
         "ipi_latency", "cr3_write", "refill", "page_fault", "zap", "ptl", "user_work",
-        "fill_hold", "irq_entry", "irq_exit", "invlpg", "syscall", "zap_batched"]
+        "fill_hold", "irq_entry", "irq_exit", "invlpg", "syscall", "zap_batched", "lru_folio"]
 COLS = ("base", "+patch")
 
 r = Run(bench, ["seed000", "--mode", "virtual", "--interval", "--interval-runs", "1",
