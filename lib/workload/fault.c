@@ -21,21 +21,10 @@ static struct tlbgen_pte *pte_of(struct tlbgen_mm *mm, unsigned long addr)
 	return &mm->priv.ptes[addr >> TLBGEN_PAGE_SHIFT];
 }
 
-/* set_pte_at() of a page that is not an anonymous folio of the mm's own:
- * the zero page, or a page-cache folio. */
-static int map_page(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
-		    unsigned long addr, unsigned int flags)
-{
-	int err = tlbgen_pte_set(wl->sys, cpu, mm, addr, flags);
-
-	if (!err)
-		tlbgen__pte_set_anon(pte_of(mm, addr), false);
-	return err;
-}
-
 /* A new anonymous folio mapped writable (do_anonymous_page(),
  * do_cow_fault(), wp_page_copy()): folio_add_lru_vma() puts it in the
- * CPU's lru_add batch. */
+ * CPU's lru_add batch. Every other mapping here is of a none PTE, whose
+ * mark tlbgen_pte_set() cleared. */
 static int map_new_anon(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm *mm,
 			unsigned long addr)
 {
@@ -64,7 +53,7 @@ static int fault_around(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 
 		if (!(tlbgen_pte__flags(mm, a) & TLBGEN_PTEF_NONE))
 			continue;
-		err = map_page(wl, cpu, mm, a, PTE_PRESENT_RO);
+		err = tlbgen_pte_set(wl->sys, cpu, mm, a, PTE_PRESENT_RO);
 		if (!err && p != vpn)
 			tlbgen__wl_count(wl, cpu, TLBGEN_WL_STAT_FAULT_AROUND, 1);
 	}
@@ -93,12 +82,12 @@ static int handle_fault(struct tlbgen_wl *wl, unsigned int cpu, struct tlbgen_mm
 		return pte;
 	if (pte & TLBGEN_PTEF_NONE) {
 		if (write && (map & TLBGEN_MAP_SHARED))	/* do_shared_fault() */
-			return map_page(wl, cpu, mm, addr, PTE_WRITABLE);
+			return tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_WRITABLE);
 		if (write)	/* do_anonymous_page(), do_cow_fault() */
 			return map_new_anon(wl, cpu, mm, addr);
 		if (map & TLBGEN_MAP_FILE)
 			return fault_around(wl, cpu, mm, addr);
-		return map_page(wl, cpu, mm, addr, PTE_PRESENT_RO);	/* zero page */
+		return tlbgen_pte_set(wl->sys, cpu, mm, addr, PTE_PRESENT_RO);	/* zero page */
 	}
 	if (!write || (pte & TLBGEN_PTEF_WRITE))
 		return 0;	/* present and sufficient: a spurious fault */
